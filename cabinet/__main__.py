@@ -1,0 +1,5 @@
+import sys
+
+from cabinet.cli import main
+
+sys.exit(main())

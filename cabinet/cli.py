@@ -1,0 +1,47 @@
+"""The ``spit-cabinet`` command line: one subcommand per module in :mod:`cabinet.commands`.
+
+Each command module exposes ``register(subparsers)``, which adds its parser and sets
+``func`` (a callable taking the parsed arguments and returning the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: The command modules, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "cabinet.commands.simulate",
+    "cabinet.commands.replay",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spit-cabinet",
+        description="The Spit arcade cabinet. With no command, runs the cabinet.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0
+    try:
+        status: int = func(args)
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of spit-cabinet, one module each."""

@@ -1,0 +1,1 @@
+"""The link to the light board: protocol codec, host link, firmware and simulator."""

@@ -1,0 +1,1 @@
+"""The rules engine, referee, CPU players and match records: pure, standard library only."""

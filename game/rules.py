@@ -1,0 +1,109 @@
+"""The settings of the rules an operator may change (RULES.md, last section).
+
+Times are in milliseconds in settings and records (``*_ms``); the engine converts them
+to integer nanoseconds once, at construction.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+class RulesError(ValueError):
+    """A rules setting is missing, of the wrong type or out of range."""
+
+
+class TieRule(enum.Enum):
+    """How two presses with exactly the same timestamp are ordered (R10)."""
+
+    ALTERNATE = "alternate"
+    """Priority alternates between the players, starting from a seeded coin toss."""
+    RANDOM = "random"
+    """Each tie is a seeded coin toss."""
+
+
+MS = 1_000_000
+"""Nanoseconds in a millisecond."""
+
+#: Default race window, chosen from the delivery-delay measurement in bench/README.md.
+DEFAULT_RACE_WINDOW_MS = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules settings. Defaults are RULES.md's."""
+
+    spit_delay_ms: int = 1500
+    """R11: the "ready… spit!" countdown when both players are stuck."""
+    race_window_ms: float = DEFAULT_RACE_WINDOW_MS
+    """R10: how long the referee holds an edge before deciding it (see DESIGN.md)."""
+    beaten_window_ms: int = 250
+    """R10: a rejected play counts as *beaten* when the opponent's play that made it
+    illegal landed on that pile at most this long before it."""
+    ace_wraps: bool = True
+    """R2: the ace is next to both king and two. Off: the ace is low only."""
+    tie_rule: TieRule = TieRule.ALTERNATE
+    """R10: how exact ties are decided."""
+    best_of: int = 1
+    """Match length: best of 1, 3 or 5 games."""
+
+    def __post_init__(self) -> None:
+        _check_number("spit_delay_ms", self.spit_delay_ms, 0, 10_000, integral=True)
+        _check_number("race_window_ms", self.race_window_ms, 0, 100, integral=False)
+        _check_number("beaten_window_ms", self.beaten_window_ms, 0, 5_000, integral=True)
+        if not isinstance(self.ace_wraps, bool):
+            raise RulesError(f"ace_wraps must be true or false, got {self.ace_wraps!r}")
+        if not isinstance(self.tie_rule, TieRule):
+            raise RulesError(f"tie_rule must be a TieRule, got {self.tie_rule!r}")
+        if self.best_of not in (1, 3, 5):
+            raise RulesError(f"best_of must be 1, 3 or 5, got {self.best_of!r}")
+
+    @property
+    def spit_delay_ns(self) -> int:
+        return self.spit_delay_ms * MS
+
+    @property
+    def race_window_ns(self) -> int:
+        return round(self.race_window_ms * MS)
+
+    @property
+    def beaten_window_ns(self) -> int:
+        return self.beaten_window_ms * MS
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready values; :meth:`from_dict` reads them back."""
+        data = asdict(self)
+        data["tie_rule"] = self.tie_rule.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Read settings; absent keys take their defaults, unknown keys are an error."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be an object, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown rules setting {unknown[0]!r}")
+        values = dict(data)
+        if "tie_rule" in values:
+            try:
+                values["tie_rule"] = TieRule(values["tie_rule"])
+            except ValueError:
+                choices = ", ".join(t.value for t in TieRule)
+                raise RulesError(
+                    f"tie_rule must be one of {choices}, got {values['tie_rule']!r}"
+                ) from None
+        return cls(**values)
+
+
+def _check_number(name: str, value: object, low: float, high: float, *, integral: bool) -> None:
+    allowed: tuple[type, ...] = (int,) if integral else (int, float)
+    if isinstance(value, bool) or not isinstance(value, allowed):
+        kind = "a whole number" if integral else "a number"
+        raise RulesError(f"{name} must be {kind}, got {value!r}")
+    if not low <= value <= high:  # type: ignore[operator]
+        raise RulesError(f"{name} must be between {low:g} and {high:g}, got {value!r}")

@@ -1,0 +1,1 @@
+"""The pin map as data: model, default map, validation and diagram (standard library only)."""

@@ -40,7 +40,7 @@ class Rules:
     """R11: the "ready… spit!" countdown when both players are stuck."""
     race_window_ms: float = DEFAULT_RACE_WINDOW_MS
     """R10: how long the referee holds an edge before deciding it (see DESIGN.md)."""
-    beaten_window_ms: int = 250
+    beaten_window_ms: int = 500
     """R10: a rejected play counts as *beaten* when the opponent's play that made it
     illegal landed on that pile at most this long before it."""
     ace_wraps: bool = True

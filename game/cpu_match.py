@@ -1,0 +1,129 @@
+"""CPU against CPU in virtual time, through the same referee as people.
+
+A discrete-event loop: CPU players look at the decided table, plan a play, and their
+presses are delivered to the referee a little later (a seeded delivery delay within the
+race window, so the referee's reordering is exercised on every game). Nothing sleeps;
+a game of several virtual minutes takes about a millisecond.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Any
+
+from game.bots import CpuPlayer, Level, choose_play
+from game.cards import derived_rng, shuffled_deck
+from game.edges import Edge
+from game.engine import fitting_ranks
+from game.events import Event, Played, Rejected, Spat, Started
+from game.record import MatchRecord, start_match, summarize
+from game.rules import MS, Rules
+
+#: A game still running after this much virtual time is abandoned (a safety net: CPU
+#: players always play when they can, so real games end long before).
+MAX_GAME_NS = 3_600_000 * MS
+
+
+@dataclass(frozen=True, slots=True)
+class CpuGame:
+    """One finished CPU-vs-CPU game: its record (replayable) and its summary."""
+
+    record: MatchRecord
+    summary: dict[str, Any]
+    duration_ns: int
+
+
+def play_cpu_game(
+    seed: int,
+    levels: tuple[Level, Level],
+    rules: Rules | None = None,
+    *,
+    max_delay_ns: int | None = None,
+) -> CpuGame:
+    """Play one game between two CPU players, deterministically from ``seed``.
+
+    Each press is delivered to the referee after a delay drawn uniformly from
+    ``0..max_delay_ns`` (default: 90 % of the race window), so presses are often seen
+    out of order yet never late.
+    """
+    rules = rules if rules is not None else Rules()
+    decks = (shuffled_deck(seed, 0), shuffled_deck(seed, 1))
+    referee = start_match(rules, decks, seed)
+    game = referee.game
+    fits = fitting_ranks(rules.ace_wraps)
+    delay_max = max_delay_ns if max_delay_ns is not None else rules.race_window_ns * 9 // 10
+    delivery_rng = derived_rng(seed, "delivery")
+    cpus = [CpuPlayer(p, levels[p], derived_rng(seed, f"cpu{p}")) for p in (0, 1)]
+
+    deliveries: list[tuple[int, int, Edge]] = []  # (delivered_ns, seq, edge)
+    seq = 0
+    # Per CPU: when it next looks at the table; None while a play is under way or
+    # while it waits, stuck, for the table to change.
+    look_at: list[int | None] = [0, 0]
+    acting = [False, False]
+    events: list[Event] = []
+    now = 0
+
+    def absorb(new: list[Event], t: int) -> None:
+        events.extend(new)
+        changed = False
+        for event in new:
+            if isinstance(event, Played | Rejected) and acting[event.player]:
+                # The CPU's own play was decided: it carries on from here.
+                acting[event.player] = False
+                look_at[event.player] = t
+            if isinstance(event, Played | Spat | Started):
+                changed = True
+        if changed:
+            for p in (0, 1):
+                if not acting[p] and look_at[p] is None:
+                    look_at[p] = t
+
+    absorb(referee.tick(0), 0)
+    while game.outcome is None:
+        for p in (0, 1):
+            at = look_at[p]
+            if at is not None and at <= now:
+                look_at[p] = None
+                tops = (game.pile_top(0), game.pile_top(1))
+                choice = choose_play(
+                    game.layout(p), tops, fits, plans_ahead=cpus[p].level.plans_ahead
+                )
+                if choice is not None:
+                    acting[p] = True
+                    for edge in cpus[p].presses_for(choice[0], choice[1], now):
+                        delivered = edge.t_ns + delivery_rng.randint(0, delay_max)
+                        heapq.heappush(deliveries, (delivered, seq, edge))
+                        seq += 1
+        candidates = [t for t in look_at if t is not None]
+        if deliveries:
+            candidates.append(deliveries[0][0])
+        release = referee.next_release_ns()
+        if release is not None:
+            candidates.append(release)
+        if game.spit_due_ns is not None:
+            candidates.append(game.spit_due_ns + referee.window_ns)
+        if not candidates or min(candidates) > MAX_GAME_NS:
+            game.abandon(max(now, referee.horizon_ns))
+            events.extend(game.take_events())
+            break
+        now = max(now, min(candidates))
+        if deliveries and deliveries[0][0] <= now:
+            _, _, edge = heapq.heappop(deliveries)
+            absorb(referee.take(edge, now), now)
+        else:
+            absorb(referee.tick(now), now)
+
+    record = MatchRecord(
+        rules=rules,
+        decks=decks,
+        edges=tuple(referee.stats.edge_log),
+        seed=seed,
+        end_ns=now,
+        meta={"players": ["cpu", "cpu"], "levels": [levels[0].number, levels[1].number]},
+    )
+    summary = summarize(game, referee, events)
+    summary["events"] = len(events)
+    return CpuGame(record, summary, now)
+

@@ -53,6 +53,10 @@ class Suit(enum.Enum):
     def is_red(self) -> bool:
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
+    # Members are singletons: identity hashing is correct, and C-fast (Enum's own
+    # __hash__ is Python code, which made hashing a card the cost of dealing a game).
+    __hash__ = object.__hash__
+
 
 _SUITS_BY_LETTER = {s.value: s for s in Suit}
 
@@ -125,6 +129,11 @@ def validate_deck(cards: Sequence[Card], *, name: str = "deck") -> tuple[Card, .
     The error names the problem: wrong size, a duplicate, or the cards missing.
     """
     deck = tuple(cards)
+    bad = next((c for c in deck if not isinstance(c, Card)), None)
+    if bad is not None:
+        raise DeckError(f"{name} holds {bad!r}, which is not a Card")
+    if len(deck) == DECK_SIZE and len(set(deck)) == DECK_SIZE:
+        return deck  # 52 distinct valid cards: exactly the standard deck
     counts = Counter(deck)
     duplicates = [c for c, n in counts.items() if n > 1]
     if duplicates:

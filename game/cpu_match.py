@@ -14,7 +14,7 @@ from typing import Any
 
 from game.bots import CpuPlayer, Level, choose_play
 from game.cards import derived_rng, shuffled_deck
-from game.edges import Edge
+from game.edges import Button, Edge, EdgeKind
 from game.engine import fitting_ranks
 from game.events import Event, Played, Rejected, Spat, Started
 from game.record import MatchRecord, start_match, summarize
@@ -23,6 +23,10 @@ from game.rules import MS, Rules
 #: A game still running after this much virtual time is abandoned (a safety net: CPU
 #: players always play when they can, so real games end long before).
 MAX_GAME_NS = 3_600_000 * MS
+
+SLOT_BUTTONS = tuple(Button.slot(i) for i in range(4))
+PILE_BUTTONS = (Button.PILE1, Button.PILE2)
+PRESS = EdgeKind.PRESS
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +57,13 @@ def play_cpu_game(
     game = referee.game
     fits = fitting_ranks(rules.ace_wraps)
     delay_max = max_delay_ns if max_delay_ns is not None else rules.race_window_ns * 9 // 10
-    delivery_rng = derived_rng(seed, "delivery")
+    random = derived_rng(seed, "delivery").random
     cpus = [CpuPlayer(p, levels[p], derived_rng(seed, f"cpu{p}")) for p in (0, 1)]
 
     deliveries: list[tuple[int, int, Edge]] = []  # (delivered_ns, seq, edge)
+    decided_at: list[int] = []  # clock readings at which a CPU's pile press is decided
     seq = 0
+    window = referee.window_ns
     # Per CPU: when it next looks at the table; None while a play is under way or
     # while it waits, stuck, for the table to change.
     look_at: list[int | None] = [0, 0]
@@ -66,14 +72,16 @@ def play_cpu_game(
     now = 0
 
     def absorb(new: list[Event], t: int) -> None:
+        if not new:
+            return
         events.extend(new)
         changed = False
         for event in new:
-            if isinstance(event, Played | Rejected) and acting[event.player]:
+            if isinstance(event, (Played, Rejected)) and acting[event.player]:
                 # The CPU's own play was decided: it carries on from here.
                 acting[event.player] = False
                 look_at[event.player] = t
-            if isinstance(event, Played | Spat | Started):
+            if isinstance(event, (Played, Spat, Started)):
                 changed = True
         if changed:
             for p in (0, 1):
@@ -81,34 +89,45 @@ def play_cpu_game(
                     look_at[p] = t
 
     absorb(referee.tick(0), 0)
+    plans_ahead = (cpus[0].level.plans_ahead, cpus[1].level.plans_ahead)
     while game.outcome is None:
         for p in (0, 1):
             at = look_at[p]
             if at is not None and at <= now:
                 look_at[p] = None
                 tops = (game.pile_top(0), game.pile_top(1))
-                choice = choose_play(
-                    game.layout(p), tops, fits, plans_ahead=cpus[p].level.plans_ahead
-                )
+                choice = choose_play(game.layout(p), tops, fits, plans_ahead=plans_ahead[p])
                 if choice is not None:
                     acting[p] = True
-                    for edge in cpus[p].presses_for(choice[0], choice[1], now):
-                        delivered = edge.t_ns + delivery_rng.randint(0, delay_max)
-                        heapq.heappush(deliveries, (delivered, seq, edge))
+                    slot_at, pile_at = cpus[p].press_times(now)
+                    for button, t in (
+                        (SLOT_BUTTONS[choice[0]], slot_at),
+                        (PILE_BUTTONS[choice[1]], pile_at),
+                    ):
+                        delivered = t + int(random() * delay_max)
+                        heapq.heappush(
+                            deliveries, (delivered, seq, Edge(p, button, PRESS, t, delivered))
+                        )
                         seq += 1
-        candidates = [t for t in look_at if t is not None]
+                    heapq.heappush(decided_at, pile_at + window)
+        upcoming = MAX_GAME_NS + 1
         if deliveries:
-            candidates.append(deliveries[0][0])
-        release = referee.next_release_ns()
-        if release is not None:
-            candidates.append(release)
-        if game.spit_due_ns is not None:
-            candidates.append(game.spit_due_ns + referee.window_ns)
-        if not candidates or min(candidates) > MAX_GAME_NS:
+            upcoming = deliveries[0][0]
+        if decided_at and decided_at[0] < upcoming:
+            upcoming = decided_at[0]
+        for at in look_at:
+            if at is not None and at < upcoming:
+                upcoming = at
+        due = game.spit_due_ns
+        if due is not None and due + window < upcoming:
+            upcoming = due + window
+        if upcoming > MAX_GAME_NS:
             game.abandon(max(now, referee.horizon_ns))
             events.extend(game.take_events())
             break
-        now = max(now, min(candidates))
+        now = max(now, upcoming)
+        while decided_at and decided_at[0] <= now:
+            heapq.heappop(decided_at)
         if deliveries and deliveries[0][0] <= now:
             _, _, edge = heapq.heappop(deliveries)
             absorb(referee.take(edge, now), now)
@@ -126,4 +145,3 @@ def play_cpu_game(
     summary = summarize(game, referee, events)
     summary["events"] = len(events)
     return CpuGame(record, summary, now)
-

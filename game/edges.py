@@ -14,7 +14,14 @@ from dataclasses import dataclass
 
 
 class Button(enum.Enum):
-    """A player's buttons: four layout slots (R3, left to right) and two piles (R4)."""
+    """A player's buttons: four layout slots (R3, left to right) and two piles (R4).
+
+    ``button.index`` is the 0-based slot (0..3) or pile (0..1) number, ``button.is_pile``
+    whether it is a pile button: plain attributes, read on every edge.
+    """
+
+    index: int
+    is_pile: bool
 
     SLOT1 = "slot1"
     SLOT2 = "slot2"
@@ -23,14 +30,7 @@ class Button(enum.Enum):
     PILE1 = "pile1"
     PILE2 = "pile2"
 
-    @property
-    def is_pile(self) -> bool:
-        return self in (Button.PILE1, Button.PILE2)
-
-    @property
-    def index(self) -> int:
-        """0-based slot (0..3) or pile (0..1) index."""
-        return _INDEX[self]
+    __hash__ = object.__hash__  # members are singletons; Enum's own hash is slow
 
     @classmethod
     def slot(cls, index: int) -> Button:
@@ -45,7 +45,10 @@ class Button(enum.Enum):
 
 _SLOTS = (Button.SLOT1, Button.SLOT2, Button.SLOT3, Button.SLOT4)
 _PILES = (Button.PILE1, Button.PILE2)
-_INDEX = {b: i for i, b in enumerate(_SLOTS)} | {b: i for i, b in enumerate(_PILES)}
+for _i, _b in enumerate(_SLOTS):
+    _b.index, _b.is_pile = _i, False
+for _i, _b in enumerate(_PILES):
+    _b.index, _b.is_pile = _i, True
 
 
 class EdgeKind(enum.Enum):
@@ -54,10 +57,16 @@ class EdgeKind(enum.Enum):
     PRESS = "press"
     RELEASE = "release"
 
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Edge:
-    """One press or release. ``player`` is 0 or 1 (the rules' player 1 or 2)."""
+    """One press or release. ``player`` is 0 or 1 (the rules' player 1 or 2).
+
+    Built on the hot path (every button edge), so it is not re-validated here: the
+    types say what goes in, and match records are checked when they are read.
+    """
 
     player: int
     button: Button
@@ -66,14 +75,6 @@ class Edge:
     """When it happened (ns)."""
     delivered_ns: int | None = None
     """The referee's clock when it took the edge in (ns); ``None`` until then."""
-
-    def __post_init__(self) -> None:
-        if self.player not in (0, 1):
-            raise ValueError(f"player must be 0 or 1, got {self.player!r}")
-        if not isinstance(self.button, Button):
-            raise ValueError(f"button must be a Button, got {self.button!r}")
-        if not isinstance(self.edge, EdgeKind):
-            raise ValueError(f"edge must be an EdgeKind, got {self.edge!r}")
 
     @property
     def is_press(self) -> bool:

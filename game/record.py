@@ -190,7 +190,7 @@ def _read_edges(value: object) -> tuple[Edge, ...]:
         player = item.get("player")
         if player not in (0, 1) or isinstance(player, bool):
             raise RecordError(f"{where}.player", f"must be 0 or 1, got {player!r}")
-        button = _BUTTONS.get(item.get("button"))  # type: ignore[arg-type]
+        button = _BUTTONS.get(item.get("button"))
         if button is None:
             choices = " ".join(_BUTTONS)
             raise RecordError(

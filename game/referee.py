@@ -21,7 +21,7 @@ import heapq
 import random
 from dataclasses import dataclass, field
 
-from game.edges import Edge
+from game.edges import Edge, EdgeKind
 from game.engine import Game, PlayResult
 from game.events import Event, LateEdge, RejectReason, Selected, Tie
 from game.rules import TieRule
@@ -107,8 +107,9 @@ class Referee:
         events decided by moving the clock there."""
         if edge.t_ns > now_ns:
             raise ClockError(f"edge at {edge.t_ns} ns delivered before it happened ({now_ns})")
-        self._move_clock(now_ns)
-        stamped = edge.delivered(now_ns)
+        if now_ns != self._now_ns:
+            self._move_clock(now_ns)
+        stamped = edge if edge.delivered_ns == now_ns else edge.delivered(now_ns)
         stats = self.stats
         stats.edges += 1
         stats.edge_log.append(stamped)
@@ -148,13 +149,13 @@ class Referee:
             while held and held[0][0] == at:
                 group.append(heapq.heappop(held))
             game.advance(at)
-            self._events.extend(game.take_events())
+            game.move_events_to(self._events)
             for _, _, edge in self._order(group, at):
                 self._apply(edge, at)
         if horizon >= self._start_ns:
             game.advance(horizon)
         events = self._events
-        events.extend(game.take_events())
+        game.move_events_to(events)
         self._events = []
         return events
 
@@ -176,7 +177,7 @@ class Referee:
         return sorted(group, key=lambda item: (item[2].player != first, item[1]))
 
     def _apply(self, edge: Edge, at: int) -> None:
-        if not edge.is_press:
+        if edge.edge is not EdgeKind.PRESS:
             return
         player = edge.player
         button = edge.button
@@ -190,7 +191,7 @@ class Referee:
             self.stats.pile_without_selection += 1
             return
         result: PlayResult = self.game.play(player, slot_selected, button.index, at)
-        self._events.extend(self.game.take_events())
+        self.game.move_events_to(self._events)
         delivered = edge.delivered_ns
         assert delivered is not None
         if result.accepted:

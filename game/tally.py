@@ -1,0 +1,80 @@
+"""Totals over many games: what ``spit-cabinet simulate`` reports."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running totals over game summaries (see :func:`game.record.summarize`)."""
+
+    games: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    unfinished: int = 0
+    blocked_ends: int = 0
+    plays: int = 0
+    virtual_ns: int = 0
+    spits: int = 0
+    beaten: int = 0
+    reordered_races: int = 0
+    ties: int = 0
+    late_edges: int = 0
+    closest_race_ns: int | None = None
+
+    def add(self, summary: Mapping[str, Any], duration_ns: int) -> None:
+        self.games += 1
+        if not summary["finished"]:
+            self.unfinished += 1
+        elif summary["draw"]:
+            self.draws += 1
+        else:
+            self.wins[summary["winner"]] += 1
+        if summary["termination"] == "blocked":
+            self.blocked_ends += 1
+        self.plays += sum(summary["plays"])
+        self.virtual_ns += duration_ns
+        self.spits += summary["spits"]
+        self.beaten += sum(summary["beaten"])
+        self.reordered_races += summary["reordered_races"]
+        self.ties += summary["ties"]
+        self.late_edges += summary["late_edges"]
+        closest = summary.get("closest_race")
+        if closest is not None and (
+            self.closest_race_ns is None or closest["margin_ns"] < self.closest_race_ns
+        ):
+            self.closest_race_ns = closest["margin_ns"]
+
+    def merge(self, other: Tally) -> None:
+        for name in ("games", "draws", "unfinished", "blocked_ends", "plays", "virtual_ns"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("spits", "beaten", "reordered_races", "ties", "late_edges"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.wins = [self.wins[0] + other.wins[0], self.wins[1] + other.wins[1]]
+        if other.closest_race_ns is not None and (
+            self.closest_race_ns is None or other.closest_race_ns < self.closest_race_ns
+        ):
+            self.closest_race_ns = other.closest_race_ns
+
+    def to_json(self) -> dict[str, Any]:
+        games = max(self.games, 1)
+        return {
+            "games": self.games,
+            "wins": list(self.wins),
+            "draws": self.draws,
+            "unfinished": self.unfinished,
+            "blocked_ends": self.blocked_ends,
+            "mean_plays": self.plays / games,
+            "mean_virtual_s": self.virtual_ns / games / 1e9,
+            "spits_per_game": self.spits / games,
+            "races": {
+                "beaten": self.beaten,
+                "decided_against_delivery_order": self.reordered_races,
+                "ties": self.ties,
+                "closest_ns": self.closest_race_ns,
+            },
+            "late_edges": self.late_edges,
+        }

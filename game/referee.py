@@ -57,7 +57,8 @@ class Referee:
     """Holds edges for the race window, then plays them in time order onto a game."""
 
     def __init__(self, game: Game, *, tie_rng: random.Random, start_ns: int = 0) -> None:
-        """Start ``game`` at ``start_ns`` (R5) and referee it.
+        """Start ``game`` at ``start_ns`` (R5), unless it is already running, and
+        referee it.
 
         ``tie_rng`` decides R10's exact ties: the first coin toss for the alternate rule,
         or every toss for the random rule. Pass the match's seeded stream.
@@ -77,7 +78,8 @@ class Referee:
         self._horizon_ns = start_ns - self.window_ns
         self._events: list[Event] = []
         self.stats = RefereeStats()
-        game.start(start_ns)
+        if not game.started:
+            game.start(start_ns)
         self._events.extend(game.take_events())
 
     @property
@@ -160,21 +162,23 @@ class Referee:
         return events
 
     def _order(self, group: list[tuple[int, int, Edge]], at: int) -> list[tuple[int, int, Edge]]:
-        """Edges released at the same instant, in delivery order, unless both players
-        pressed a pile button at that instant: then R10's tie rule orders the players."""
+        """Edges released at the same instant, in an order that does not depend on the
+        order they were delivered in: player by player (R10's tie rule decides who goes
+        first when both pressed a pile button; otherwise player 1), and for one player
+        slot buttons before pile buttons, so a slot and a pile pressed together play."""
         if len(group) == 1:
             return group
         pile_players = {e.player for _, _, e in group if e.is_press and e.button.is_pile}
-        if len(pile_players) < 2:
-            return group
-        if self._tie_rule is TieRule.RANDOM:
-            first = self._tie_rng.randrange(2)
-        else:
-            first = self._priority
-            self._priority = 1 - first
-        self.stats.ties += 1
-        self._events.append(Tie(at, first))
-        return sorted(group, key=lambda item: (item[2].player != first, item[1]))
+        first = 0
+        if len(pile_players) == 2:
+            if self._tie_rule is TieRule.RANDOM:
+                first = self._tie_rng.randrange(2)
+            else:
+                first = self._priority
+                self._priority = 1 - first
+            self.stats.ties += 1
+            self._events.append(Tie(at, first))
+        return sorted(group, key=lambda item: _canonical(item[2], first))
 
     def _apply(self, edge: Edge, at: int) -> None:
         if edge.edge is not EdgeKind.PRESS:
@@ -201,3 +205,7 @@ class Referee:
             result.reason is RejectReason.BEATEN and delivered < self._pile_delivered[button.index]
         ):
             self.stats.reordered_races += 1
+
+
+def _canonical(edge: Edge, first: int) -> tuple[bool, bool, int, bool]:
+    return (edge.player != first, edge.button.is_pile, edge.button.index, edge.is_press)

@@ -3,21 +3,22 @@
 Only the buttons the file names move; every other keeps its default GPIO. Numbers are BCM
 GPIO numbers (``GPIO17`` is 17), never physical pin numbers::
 
+    # The UART's GPIO14 may carry a button: the serial console is off on this cabinet.
+    # (Top-level keys come before the first [table].)
+    allow_reserved = [14]
+
     # Player 1's slot 1 button moved to GPIO4, since GPIO17 was damaged.
     [player1]
     slot1 = 4
 
     [player2]
-    pile2 = 21
+    pile2 = 14
 
     [operator]
     door = false        # this cabinet has no door switch
 
-    # Use the UART's GPIO14 for a button: the serial console is off on this cabinet.
-    allow_reserved = [14]
-
-Top-level keys: ``allow_reserved`` (a list of reserved GPIOs the map may use) and the
-tables ``[player1]`` and ``[player2]`` (keys ``slot1``-``slot4``, ``pile1``, ``pile2``) and
+Top-level keys: ``allow_reserved`` (a list of reserved GPIOs the map may use), written
+before the first table, and the tables ``[player1]`` and ``[player2]`` (keys ``slot1``-``slot4``, ``pile1``, ``pile2``) and
 ``[operator]`` (keys ``test``, ``service``, ``door``; ``door = false`` removes the door
 switch). Any error names the file, the line and what is wrong.
 """
@@ -87,6 +88,8 @@ def parse_config(text: str, source: str | None = None, base: PinMap = DEFAULT_PI
 
 def _syntax_error(e: tomllib.TOMLDecodeError) -> ConfigError:
     message = _TOML_POSITION.sub("", str(e))
+    if str(e).endswith("(at end of document)"):
+        message += " at the end of the file"
     return ConfigError(f"not valid TOML: {message}")
 
 
@@ -97,7 +100,8 @@ def _syntax_line(e: tomllib.TOMLDecodeError, text: str) -> int:
     found = re.search(r"\(at line (\d+), column \d+\)$", str(e))
     if found:
         return int(found.group(1))
-    return text.count("\n") + (0 if text.endswith("\n") else 1)  # "at end of document"
+    # "at end of document": the last line that holds anything
+    return max(1, len(text.rstrip().splitlines()))
 
 
 class _Override:
@@ -168,6 +172,14 @@ class _Override:
                 (name,),
             )
         for key in value:
+            if key in TOP_LEVEL_KEYS:
+                raise self.at(
+                    ConfigError(
+                        f"{key} is a top-level key, but here it is inside [{name}]: move it "
+                        f"above the first [table] of the file"
+                    ),
+                    (name, key),
+                )
             if key not in {f.value for f in keys}:
                 known = ", ".join(f.value for f in keys)
                 raise self.at(

@@ -41,7 +41,7 @@ _TABLE_FILL: Final = "#e3ddd0"
 
 # Header geometry (px): the two columns' centres, the first row and the row pitch.
 _HEADER_X: Final = (215, 245)
-_HEADER_Y0: Final = 100
+_HEADER_Y0: Final = 112
 _ROW_PITCH: Final = 24
 _PIN_R: Final = 9
 
@@ -295,7 +295,7 @@ def _draw_cocktail(svg: ET.Element, pin_map: PinMap) -> None:
 
 def _draw_operator(svg: ET.Element, pin_map: PinMap) -> None:
     g = ET.SubElement(svg, "g", {"id": "door"})
-    x0, y0 = 20, 650
+    x0, y0 = 20, 670
     _text(g, x0, y0, "Inside the door (operator)", 14, bold=True)
     ET.SubElement(g, "rect", _box(x0, y0 + 10, 410, 110, fill=_PANEL_FILL, rx=10))
     for dx, function in zip((70, 205, 340), OPERATOR_CONTROLS, strict=True):

@@ -18,9 +18,10 @@ GPIO numbers (``GPIO17`` is 17), never physical pin numbers::
     door = false        # this cabinet has no door switch
 
 Top-level keys: ``allow_reserved`` (a list of reserved GPIOs the map may use), written
-before the first table, and the tables ``[player1]`` and ``[player2]`` (keys ``slot1``-``slot4``, ``pile1``, ``pile2``) and
-``[operator]`` (keys ``test``, ``service``, ``door``; ``door = false`` removes the door
-switch). Any error names the file, the line and what is wrong.
+before the first table; then the tables ``[player1]`` and ``[player2]`` (keys ``slot1`` to
+``slot4``, ``pile1``, ``pile2``) and ``[operator]`` (keys ``test``, ``service``, ``door``;
+``door = false`` removes the door switch). Any error names the file, the line and what is
+wrong.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def test_forty_pins_numbered_in_order() -> None:
 def test_every_bcm_gpio_0_to_27_is_on_exactly_one_pin() -> None:
     gpios = [p.bcm for p in HEADER if p.kind is PinKind.GPIO]
     assert sorted(gpios) == list(range(28))
-    assert HEADER_GPIOS == tuple(range(28))
+    assert tuple(range(28)) == HEADER_GPIOS
 
 
 def test_ground_and_power_pins() -> None:
@@ -35,9 +35,12 @@ def test_ground_and_power_pins() -> None:
 
 @pytest.mark.parametrize(
     ("bcm", "physical"),
-    [(2, 3), (3, 5), (4, 7), (14, 8), (15, 10), (17, 11), (18, 12), (27, 13), (0, 27), (1, 28)]
-    + [(5, 29), (6, 31), (12, 32), (13, 33), (19, 35), (16, 36), (26, 37), (20, 38), (21, 40)]
-    + [(10, 19), (9, 21), (11, 23), (8, 24), (7, 26), (22, 15), (23, 16), (24, 18), (25, 22)],
+    [
+        *[(2, 3), (3, 5), (4, 7), (14, 8), (15, 10), (17, 11), (18, 12), (27, 13), (0, 27)],
+        *[(1, 28), (5, 29), (6, 31), (12, 32), (13, 33), (19, 35), (16, 36), (26, 37), (20, 38)],
+        *[(21, 40), (10, 19), (9, 21), (11, 23), (8, 24), (7, 26), (22, 15), (23, 16), (24, 18)],
+        (25, 22),
+    ],
 )
 def test_bcm_to_physical_matches_the_pinout(bcm: int, physical: int) -> None:
     assert physical_pin(bcm) == physical

@@ -38,9 +38,9 @@ class Progress:
         now = self.clock()
         if now - self.started < self.delay_s:
             return
-        if self._last_draw is not None and now - self._last_draw < self.interval_s:
-            if self.done < self.total:
-                return
+        recent = self._last_draw is not None and now - self._last_draw < self.interval_s
+        if recent and self.done < self.total:
+            return
         self._last_draw = now
         self._draw(now)
 

@@ -16,7 +16,7 @@ from game.bots import CpuPlayer, Level, choose_play
 from game.cards import derived_rng, shuffled_deck
 from game.edges import Button, Edge, EdgeKind
 from game.engine import fitting_ranks
-from game.events import Event, Played, Rejected, Spat, Started
+from game.events import Event, GameOver, Played, Rejected, Spat, Started
 from game.record import MatchRecord, start_match, summarize
 from game.rules import MS, Rules
 
@@ -71,22 +71,31 @@ def play_cpu_game(
     events: list[Event] = []
     now = 0
 
-    def absorb(new: list[Event], t: int) -> None:
+    def absorb(new: list[Event], t: int) -> bool:
+        """Take in decided events; True when a CPU now has somewhere to look."""
         if not new:
-            return
+            return False
         events.extend(new)
         changed = False
+        looks = False
         for event in new:
-            if isinstance(event, (Played, Rejected)) and acting[event.player]:
-                # The CPU's own play was decided: it carries on from here.
-                acting[event.player] = False
-                look_at[event.player] = t
-            if isinstance(event, (Played, Spat, Started)):
+            kind = type(event)
+            if kind is Played or kind is Rejected:
+                assert isinstance(event, Played | Rejected)
+                if acting[event.player]:
+                    # The CPU's own play was decided: it carries on from here.
+                    acting[event.player] = False
+                    look_at[event.player] = t
+                    looks = True
+                changed = changed or kind is Played
+            elif kind is Spat or kind is Started or kind is GameOver:
                 changed = True
         if changed:
             for p in (0, 1):
                 if not acting[p] and look_at[p] is None:
                     look_at[p] = t
+                    looks = True
+        return looks or changed
 
     absorb(referee.tick(0), 0)
     plans_ahead = (cpus[0].level.plans_ahead, cpus[1].level.plans_ahead)
@@ -110,10 +119,9 @@ def play_cpu_game(
                         )
                         seq += 1
                     heapq.heappush(decided_at, pile_at + window)
+        # The next moment something other than a delivery must happen.
         upcoming = MAX_GAME_NS + 1
-        if deliveries:
-            upcoming = deliveries[0][0]
-        if decided_at and decided_at[0] < upcoming:
+        if decided_at:
             upcoming = decided_at[0]
         for at in look_at:
             if at is not None and at < upcoming:
@@ -121,6 +129,16 @@ def play_cpu_game(
         due = game.spit_due_ns
         if due is not None and due + window < upcoming:
             upcoming = due + window
+        # Deliveries before it go straight in, until one wakes a CPU.
+        woke = False
+        while deliveries and deliveries[0][0] <= upcoming:
+            delivered, _, edge = heapq.heappop(deliveries)
+            now = max(now, delivered)
+            if absorb(referee.take(edge, now), now):
+                woke = True
+                break
+        if woke:
+            continue
         if upcoming > MAX_GAME_NS:
             game.abandon(max(now, referee.horizon_ns))
             events.extend(game.take_events())
@@ -128,11 +146,7 @@ def play_cpu_game(
         now = max(now, upcoming)
         while decided_at and decided_at[0] <= now:
             heapq.heappop(decided_at)
-        if deliveries and deliveries[0][0] <= now:
-            _, _, edge = heapq.heappop(deliveries)
-            absorb(referee.take(edge, now), now)
-        else:
-            absorb(referee.tick(now), now)
+        absorb(referee.tick(now), now)
 
     record = MatchRecord(
         rules=rules,

@@ -231,7 +231,10 @@ class Game:
 
     def advance(self, t_ns: int) -> None:
         """Move the engine's clock to ``t_ns``, firing spits that fall due by then (R11)."""
-        self._check_time(t_ns)
+        last = self._last_t_ns
+        if last is not None and t_ns < last:
+            raise OutOfOrderError(f"t_ns {t_ns} is older than {last}, already applied")
+        self._last_t_ns = t_ns
         due = self._spit_due_ns
         if due is None:
             return

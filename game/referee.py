@@ -156,9 +156,10 @@ class Referee:
                 self._apply(edge, at)
         if horizon >= self._start_ns:
             game.advance(horizon)
-        events = self._events
-        game.move_events_to(events)
-        self._events = []
+        game.move_events_to(self._events)
+        if not self._events:
+            return []
+        events, self._events = self._events, []
         return events
 
     def _order(self, group: list[tuple[int, int, Edge]], at: int) -> list[tuple[int, int, Edge]]:

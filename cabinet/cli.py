@@ -15,6 +15,8 @@ from collections.abc import Sequence
 COMMAND_MODULES: tuple[str, ...] = (
     "cabinet.commands.simulate",
     "cabinet.commands.replay",
+    "cabinet.commands.firmware",
+    "cabinet.commands.lights",
 )
 
 

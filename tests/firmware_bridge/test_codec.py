@@ -109,7 +109,9 @@ def test_truncated_frame_is_counted_and_the_next_decodes(
 
 
 @given(frame=frames, data=st.data())
-def test_bad_crc_is_counted_and_the_next_decodes(frame: tuple[int, int, bytes], data: st.DataObject) -> None:
+def test_bad_crc_is_counted_and_the_next_decodes(
+    frame: tuple[int, int, bytes], data: st.DataObject
+) -> None:
     raw = bytearray(codec.cobs_decode(codec.encode_frame(*frame)[:-1]))
     at = data.draw(st.integers(0, len(raw) - 1))
     raw[at] ^= data.draw(st.integers(1, 255))

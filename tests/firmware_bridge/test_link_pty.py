@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -114,10 +115,8 @@ def babbling_board(board_path: str) -> Iterator[str]:
                 pass
             except OSError:
                 return
-            try:
+            with contextlib.suppress(OSError):
                 os.write(master, rng.randbytes(64))
-            except OSError:
-                pass
 
     thread = threading.Thread(target=babble, daemon=True)
     thread.start()

@@ -110,7 +110,9 @@ def run(driver):
     host.send(bytes([0x03] * 300) + b"\x00")  # Ctrl-C bytes and an overrun
     host.send(codec.encode_frame(codec.GET_COUNTERS, 14))
     step(3)
-    obs["error_replies"] = [[t, s, list(codec.unpack_error(p))] for t, s, p in host.replies if t == codec.ERROR]
+    obs["error_replies"] = [
+        [t, s, list(codec.unpack_error(p))] for t, s, p in host.replies if t == codec.ERROR
+    ]
     t, s, p = host.replies[-1]
     obs["counters"] = [t, s, list(codec.unpack_counters(p))]
     obs["watchdog_fed"] = machine.watchdog.feeds > 0

@@ -16,6 +16,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cabinet.commands.simulate",
     "cabinet.commands.replay",
     "cabinet.commands.wiring",
+    "cabinet.commands.lights",
+    "cabinet.commands.firmware",
 )
 
 

@@ -1,0 +1,148 @@
+"""The firmware's main loop: read the host without blocking, reply, drive the lights.
+
+:func:`main` is the board's entry point (``main.py`` calls it). The simulator builds the
+same :class:`Firmware` with stub hardware and runs the same :meth:`Firmware.step` loop on a
+pseudo-terminal. MicroPython subset.
+"""
+
+import select
+
+from firmware_bridge.firmware.board import Board
+from firmware_bridge.firmware.config import Config, load_config
+from firmware_bridge.firmware.outputs import make_output
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from firmware_bridge.firmware.interfaces import (
+        MachineLike,
+        MicropythonLike,
+        NeopixelLike,
+        PollerLike,
+        ReaderLike,
+        WatchdogLike,
+        WriterLike,
+    )
+
+#: Longest wait for host bytes in one turn of the loop, in ms (bounds render latency).
+POLL_MS = 5
+#: Most bytes read in one turn, so a babbling host cannot starve the lights or watchdog.
+MAX_READ = 512
+
+
+def ticks_clock(
+    ticks_ms: "Callable[[], int]", ticks_diff: "Callable[[int, int], int]"
+) -> "Callable[[], int]":
+    """A millisecond clock that never wraps, from MicroPython's wrapping ``time.ticks_ms``.
+
+    Call it at least once per wrap period (about 12 days on the RP2040); the loop does."""
+    state = [ticks_ms(), 0]
+
+    def now_ms() -> int:
+        t = ticks_ms()
+        state[1] += ticks_diff(t, state[0])
+        state[0] = t
+        return state[1]
+
+    return now_ms
+
+
+class Firmware:
+    """The board: configuration, outputs, watchdog and :class:`Board` logic.
+
+    Building it calls ``micropython.kbd_intr(-1)`` first: otherwise a 0x03 byte inside a
+    frame would raise KeyboardInterrupt and flush the input.
+    """
+
+    def __init__(
+        self,
+        config: "Config",
+        machine: "MachineLike",
+        neopixel: "NeopixelLike | None",
+        micropython: "MicropythonLike",
+        clock_ms: "Callable[[], int]",
+    ) -> None:
+        micropython.kbd_intr(-1)
+        self.config = config
+        self.clock_ms = clock_ms
+        self.output = make_output(config, machine, neopixel)
+        self.board = Board(
+            config.light_count,
+            self.output.capabilities,
+            clock_ms(),
+            link_lost_ms=config.link_lost_ms,
+            link_lost_rgb=config.link_lost_rgb,
+            link_lost_period_ms=config.link_lost_period_ms,
+            selftest_step_ms=config.selftest_step_ms,
+        )
+        self.watchdog: WatchdogLike | None = None
+        if config.watchdog_ms:
+            self.watchdog = machine.WDT(timeout=config.watchdog_ms)
+        self.shown: list[tuple[int, int, int]] = []
+
+    def step(
+        self,
+        reader: "ReaderLike",
+        writer: "WriterLike",
+        poller: "PollerLike",
+        timeout_ms: int = POLL_MS,
+    ) -> int:
+        """One turn of the loop: wait up to ``timeout_ms`` for host bytes, read what has
+        arrived (at most :data:`MAX_READ`), send the replies, update the lights, feed the
+        watchdog. Returns the number of bytes read."""
+        chunk = bytearray()
+        events = poller.poll(timeout_ms)
+        while events and len(chunk) < MAX_READ:
+            if not events[0][1] & select.POLLIN:
+                break
+            byte = reader.read(1)
+            if not byte:
+                break
+            chunk.extend(byte)
+            events = poller.poll(0)
+        now = self.clock_ms()
+        if chunk:
+            for reply in self.board.feed(chunk, now):
+                writer.write(reply)
+        self.shown = self.board.render(now)
+        self.output.show(self.shown)
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        return len(chunk)
+
+    def serve(
+        self,
+        reader: "ReaderLike",
+        writer: "WriterLike",
+        poller: "PollerLike",
+        running: "Callable[[], bool]",
+    ) -> None:
+        """Loop :meth:`step` while ``running()`` is true."""
+        while running():
+            self.step(reader, writer, poller)
+
+
+def main(config_path: str = "lights.json") -> None:
+    """The board's entry point: real hardware, USB CDC on stdin/stdout, forever."""
+    import sys
+    import time
+
+    import machine  # type: ignore[import-not-found]
+    import micropython  # type: ignore[import-not-found]
+
+    config = load_config(config_path)
+    neopixel = None
+    if config.driver == "ws2812":
+        import neopixel  # type: ignore[import-not-found,no-redef]
+    firmware = Firmware(
+        config,
+        machine,
+        neopixel,
+        micropython,
+        ticks_clock(time.ticks_ms, time.ticks_diff),  # type: ignore[attr-defined]
+    )
+    reader = sys.stdin.buffer
+    poller = select.poll()
+    poller.register(reader, select.POLLIN)
+    firmware.serve(reader, sys.stdout.buffer, poller, lambda: True)

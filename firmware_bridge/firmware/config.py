@@ -1,0 +1,106 @@
+"""The board's configuration: which driver, which pins, which timings (MicroPython subset).
+
+On the board the configuration is the JSON file ``lights.json`` at the root of its
+filesystem (``config.json`` beside this module is the default that ``spit-cabinet firmware
+flash`` copies there). Keys left out take the values in :data:`DEFAULTS`.
+"""
+
+import json
+
+#: Where the firmware looks for its configuration on the board.
+CONFIG_PATH = "lights.json"
+
+#: Drivers: plain on/off pins, PWM pins (brightness and pulse), or one WS2812 chain.
+DRIVERS = ("plain", "pwm", "ws2812")
+
+DEFAULTS = {
+    # "plain", "pwm" or "ws2812".
+    "driver": "pwm",
+    # GPIO numbers of the lights for "plain" and "pwm", in light-index order (PROTOCOL.md).
+    "pins": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
+    # True when a pin sinks the LED's current (LED between 3V3 and the pin).
+    "active_low": False,
+    # PWM frequency in Hz for "pwm".
+    "pwm_freq_hz": 1000,
+    # Data pin and number of pixels for "ws2812".
+    "pixel_pin": 22,
+    "pixel_count": 15,
+    # Watchdog timeout in ms (the RP2040 allows up to 8388); 0 disables it.
+    "watchdog_ms": 2000,
+    # No valid frame for this long (ms) shows the link-lost pattern.
+    "link_lost_ms": 1000,
+    # Link-lost pattern: every light breathing in this colour with this period (ms).
+    "link_lost_rgb": [96, 48, 0],
+    "link_lost_period_ms": 2400,
+    # Power-on self test: each light fully on in turn for this long (ms); 0 skips it.
+    "selftest_step_ms": 120,
+}
+
+
+class ConfigError(ValueError):
+    """A configuration file entry that the firmware cannot use."""
+
+
+class Config:
+    """The validated configuration; attributes are the :data:`DEFAULTS` keys."""
+
+    def __init__(self, values: dict[str, object] | None = None) -> None:
+        merged = dict(DEFAULTS)
+        if values:
+            for key in values:
+                if key not in DEFAULTS:
+                    raise ConfigError(f"unknown configuration key {key!r}")
+            merged.update(values)
+        driver = merged["driver"]
+        if driver not in DRIVERS:
+            raise ConfigError(f"driver must be one of {DRIVERS}, got {driver!r}")
+        self.driver = str(driver)
+        self.pins = [_int(p, "pins", 0, 29) for p in _list(merged["pins"], "pins")]
+        self.active_low = bool(merged["active_low"])
+        self.pwm_freq_hz = _int(merged["pwm_freq_hz"], "pwm_freq_hz", 100, 100000)
+        self.pixel_pin = _int(merged["pixel_pin"], "pixel_pin", 0, 29)
+        self.pixel_count = _int(merged["pixel_count"], "pixel_count", 1, 15)
+        self.watchdog_ms = _int(merged["watchdog_ms"], "watchdog_ms", 0, 8388)
+        self.link_lost_ms = _int(merged["link_lost_ms"], "link_lost_ms", 100, 60000)
+        rgb = [
+            _int(c, "link_lost_rgb", 0, 255)
+            for c in _list(merged["link_lost_rgb"], "link_lost_rgb")
+        ]
+        if len(rgb) != 3:
+            raise ConfigError("link_lost_rgb must be three numbers (red, green, blue)")
+        self.link_lost_rgb = (rgb[0], rgb[1], rgb[2])
+        self.link_lost_period_ms = _int(
+            merged["link_lost_period_ms"], "link_lost_period_ms", 20, 60000
+        )
+        self.selftest_step_ms = _int(merged["selftest_step_ms"], "selftest_step_ms", 0, 5000)
+        if self.driver != "ws2812" and not 1 <= len(self.pins) <= 15:
+            raise ConfigError(f"pins must list 1 to 15 GPIO numbers, got {len(self.pins)}")
+
+    @property
+    def light_count(self) -> int:
+        """How many lights this board drives."""
+        return self.pixel_count if self.driver == "ws2812" else len(self.pins)
+
+
+def _list(value: object, key: str) -> list[object]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{key} must be a list")
+    return value
+
+
+def _int(value: object, key: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ConfigError(f"{key} must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def load_config(path: str = CONFIG_PATH) -> Config:
+    """Read the JSON configuration at ``path``; a missing file means all defaults."""
+    try:
+        with open(path) as f:
+            values = json.load(f)
+    except OSError:
+        return Config()
+    if not isinstance(values, dict):
+        raise ConfigError(f"{path} must hold a JSON object")
+    return Config(values)

@@ -1,0 +1,139 @@
+"""Byte transports to the light board: the interface the link needs, and pyserial's.
+
+A transport is opened by an *opener* (a callable with no arguments) and then used by one
+thread: :meth:`Transport.read` waits for bytes, :meth:`Transport.write` sends a frame.
+:meth:`Transport.wake` may be called from any thread to cut a read's wait short (the game
+calling ``link.show()``). Failures are :class:`OSError` (pyserial's ``SerialException``
+is one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+import serial
+from serial.tools import list_ports
+from serial.tools.list_ports_common import ListPortInfo
+
+#: USB vendor and product id of a Raspberry Pi Pico running MicroPython.
+MICROPYTHON_VID = 0x2E8A
+MICROPYTHON_PID = 0x0005
+
+
+class BoardNotFoundError(OSError):
+    """No serial port with the light board's USB vendor and product id is connected."""
+
+
+class Transport(Protocol):
+    """A connection to the board."""
+
+    @property
+    def name(self) -> str:
+        """The port's path, for the service menu."""
+        ...
+
+    def read(self, timeout_s: float) -> bytes:
+        """Bytes that have arrived, waiting up to ``timeout_s`` seconds for the first;
+        ``b""`` on timeout or :meth:`wake`. Raises OSError when the board is gone."""
+        ...
+
+    def write(self, data: bytes) -> None:
+        """Send ``data``; raises OSError when the board is gone or stalls."""
+        ...
+
+    def wake(self) -> None:
+        """Make a pending or the next :meth:`read` return at once. Any thread."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class SerialTransport:
+    """The board's USB serial port through pyserial.
+
+    MicroPython's USB CDC ignores the baud rate; ``write_timeout_s`` bounds how long a
+    stalled board can hold up a write (then the link reconnects).
+    """
+
+    def __init__(self, port: str, *, baudrate: int = 115200, write_timeout_s: float = 0.25) -> None:
+        self._serial = serial.Serial(
+            port, baudrate=baudrate, timeout=0, write_timeout=write_timeout_s
+        )
+        self._port = port
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
+        with contextlib.suppress(OSError):
+            self._serial.reset_input_buffer()  # stale replies from an earlier session
+
+    @property
+    def name(self) -> str:
+        return self._port
+
+    def read(self, timeout_s: float) -> bytes:
+        fd = self._serial.fileno()
+        ready, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, timeout_s))
+        if self._wake_r in ready:
+            with contextlib.suppress(BlockingIOError):
+                os.read(self._wake_r, 512)
+        if fd in ready:
+            data: bytes = self._serial.read(max(1, self._serial.in_waiting))
+            return data
+        return b""
+
+    def write(self, data: bytes) -> None:
+        self._serial.write(data)
+
+    def wake(self) -> None:
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self._wake_w, b"w")
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._serial.close()
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def find_board(
+    vid: int = MICROPYTHON_VID,
+    pid: int = MICROPYTHON_PID,
+    *,
+    comports: Callable[[], Sequence[ListPortInfo]] = list_ports.comports,
+) -> str | None:
+    """The device path of the first serial port with USB ``vid``:``pid``, or None."""
+    matches = sorted(p.device for p in comports() if p.vid == vid and p.pid == pid)
+    return matches[0] if matches else None
+
+
+class SerialOpener:
+    """Opens the board: ``port`` if given, else the first port with ``vid``:``pid``.
+
+    Calling it returns a :class:`SerialTransport` or raises OSError
+    (:class:`BoardNotFoundError` when nothing matches)."""
+
+    def __init__(
+        self,
+        port: str | None = None,
+        *,
+        vid: int = MICROPYTHON_VID,
+        pid: int = MICROPYTHON_PID,
+        comports: Callable[[], Sequence[ListPortInfo]] = list_ports.comports,
+    ) -> None:
+        self.port = port
+        self.vid = vid
+        self.pid = pid
+        self._comports = comports
+
+    def __call__(self) -> SerialTransport:
+        port = self.port or find_board(self.vid, self.pid, comports=self._comports)
+        if port is None:
+            raise BoardNotFoundError(
+                f"no light board found: no serial port has USB id {self.vid:04X}:{self.pid:04X}"
+            )
+        return SerialTransport(port)

@@ -1,0 +1,122 @@
+# Runs unchanged under CPython and MicroPython: boots the real firmware with stub hardware
+# and a scripted host, on a virtual clock, and prints what it observed as one JSON document.
+import json
+import select
+
+from firmware_bridge import codec
+from firmware_bridge.firmware.app import Firmware
+from firmware_bridge.firmware.config import Config
+from firmware_bridge.sim.hardware import StubMachine, StubMicropython, StubNeopixelModule
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0
+
+    def __call__(self):
+        return self.now
+
+
+class Host:
+    """The host's end of the wire: bytes to the board and the frames it answered."""
+
+    def __init__(self):
+        self.to_board = bytearray()
+        self.at = 0
+        self.decoder = codec.FrameDecoder()
+        self.replies = []
+
+    def read(self, n):
+        chunk = bytes(self.to_board[self.at : self.at + n])
+        self.at += len(chunk)
+        return chunk
+
+    def poll(self, timeout_ms):
+        return [(self, select.POLLIN)] if self.at < len(self.to_board) else []
+
+    def write(self, data):
+        self.replies.extend(self.decoder.feed(data))
+        return len(data)
+
+    def send(self, data):
+        self.to_board.extend(data)
+
+
+def run(driver):
+    obs = {}
+    clock = Clock()
+    machine, neopixel, upy = StubMachine(), StubNeopixelModule(), StubMicropython()
+    fw = Firmware(Config({"driver": driver}), machine, neopixel, upy, clock)
+    host = Host()
+    obs["kbd_intr"] = upy.kbd_intr_char
+    obs["watchdog_ms"] = machine.watchdog.timeout_ms
+
+    def step(n=1):
+        for _ in range(n):
+            fw.step(host, host, host, 0)
+
+    def shown():
+        if driver == "ws2812":
+            return [list(c) for c in neopixel.chains[0].shown]
+        if driver == "pwm":
+            return [machine.pwms[p].duty for p in fw.config.pins]
+        return [machine.pins[p].level for p in fw.config.pins]
+
+    # Power-on self test: light 0, then light 1 after one step time.
+    step()
+    obs["selftest_0"] = shown()
+    clock.now = 130
+    step()
+    obs["selftest_1"] = shown()
+    # After the self test, with no host: the link-lost pattern (all alike, breathing).
+    clock.now = 3000
+    step()
+    obs["lost_before_host"] = shown()
+
+    host.send(b"\x00" + codec.encode_frame(codec.HELLO, 1, codec.pack_hello()))
+    step()
+    t, s, p = host.replies[-1]
+    obs["hello_reply"] = [t, s, list(codec.unpack_hello_reply(p))]
+    records = [(codec.MODE_ON, 255, 0, 0, 0), (codec.MODE_BLINK, 0, 255, 0, 400)]
+    records.append((codec.MODE_PULSE, 0, 0, 255, 1000))
+    host.send(codec.encode_frame(codec.SNAPSHOT, 2, codec.pack_snapshot(records)))
+    step()
+    obs["ack"] = list(host.replies[-1][:2])
+    obs["applied"] = shown()
+    clock.now = 3200  # blink half period later: off; pulse 200 ms into 1000 ms
+    step()
+    obs["later"] = shown()
+    # The same snapshot again does not restart the blink.
+    host.send(codec.encode_frame(codec.SNAPSHOT, 3, codec.pack_snapshot(records)))
+    clock.now = 3210
+    step()
+    obs["same_again"] = shown()
+    # Silence for 1 s after the last valid frame (at 3210 ms): link lost.
+    clock.now = 3210 + 999
+    step()
+    obs["lost_at_999"] = fw.board.link_lost(clock.now)
+    clock.now = 3210 + 1000
+    step()
+    obs["lost_at_1000"] = fw.board.link_lost(clock.now)
+    obs["lost_pattern"] = shown()
+
+    # Errors: unknown type, bad length, bad value, a damaged frame; then counters.
+    host.send(codec.encode_frame(0x42, 10, b"abc"))
+    host.send(codec.encode_frame(codec.SNAPSHOT, 11, b"\x02\x01"))
+    host.send(codec.encode_frame(codec.SNAPSHOT, 12, b"\x01\x07\x00\x00\x00\x00\x00"))
+    damaged = bytearray(codec.encode_frame(codec.HELLO, 13, codec.pack_hello()))
+    damaged[4] ^= 0x40  # a payload byte: COBS still valid, CRC wrong
+    host.send(bytes(damaged))
+    host.send(bytes([0x03] * 300) + b"\x00")  # Ctrl-C bytes and an overrun
+    host.send(codec.encode_frame(codec.GET_COUNTERS, 14))
+    step(3)
+    obs["error_replies"] = [
+        [t, s, list(codec.unpack_error(p))] for t, s, p in host.replies if t == codec.ERROR
+    ]
+    t, s, p = host.replies[-1]
+    obs["counters"] = [t, s, list(codec.unpack_counters(p))]
+    obs["watchdog_fed"] = machine.watchdog.feeds > 0
+    return obs
+
+
+print(json.dumps({"pwm": run("pwm"), "plain": run("plain"), "ws2812": run("ws2812")}))

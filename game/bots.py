@@ -85,7 +85,10 @@ def choose_play(
             if not plans_ahead:
                 return (slot, pile)
             onward = fits[card.rank]
-            score = sum(1 for c in layout if c is not None and c is not card and c.rank in onward)
+            score = 0
+            for other in layout:
+                if other is not None and other is not card and other.rank in onward:
+                    score += 1
             if score > best_score:
                 best, best_score = (slot, pile), score
     return best

@@ -66,6 +66,7 @@ class PlayResult:
 
 
 ACCEPTED = PlayResult(True)
+_REFUSED = {reason: PlayResult(False, reason) for reason in RejectReason}
 
 
 @functools.cache
@@ -250,15 +251,15 @@ class Game:
 
     def take_events(self) -> list[EngineEvent]:
         """The events since the last call, in order; the engine forgets them."""
-        events, self._events = self._events, []
+        events = self._events.copy()
+        self._events.clear()
         return events
 
-    def move_events_to(self, sink: list[Any]) -> None:
-        """Append the events since the last call to ``sink`` and forget them (the
-        referee's cheaper form of :meth:`take_events`)."""
-        if self._events:
-            sink.extend(self._events)
-            self._events.clear()
+    def send_events_to(self, sink: list[Any]) -> None:
+        """From now on, append events straight to ``sink`` (the referee's own list, so
+        that engine and referee events stay in one order with no copying)."""
+        sink.extend(self._events)
+        self._events = sink
 
     # -- queries -------------------------------------------------------------------
 
@@ -355,6 +356,8 @@ class Game:
         margin_ns: int | None = None,
     ) -> PlayResult:
         self._events.append(Rejected(t_ns, player, slot, pile, reason, margin_ns))
+        if margin_ns is None:
+            return _REFUSED[reason]
         return PlayResult(False, reason, margin_ns)
 
     def _update_stuck(self, t_ns: int) -> None:

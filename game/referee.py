@@ -78,9 +78,9 @@ class Referee:
         self._horizon_ns = start_ns - self.window_ns
         self._events: list[Event] = []
         self.stats = RefereeStats()
+        game.send_events_to(self._events)
         if not game.started:
             game.start(start_ns)
-        self._events.extend(game.take_events())
 
     @property
     def now_ns(self) -> int:
@@ -132,14 +132,17 @@ class Referee:
 
     def tick(self, now_ns: int) -> list[Event]:
         """Move the clock to ``now_ns``; returns the events this decided."""
-        self._move_clock(now_ns)
+        if now_ns != self._now_ns:
+            self._move_clock(now_ns)
         return self._release()
 
     def _move_clock(self, now_ns: int) -> None:
         if now_ns < self._now_ns:
             raise ClockError(f"clock moved backwards from {self._now_ns} to {now_ns}")
         self._now_ns = now_ns
-        self._horizon_ns = max(self._horizon_ns, now_ns - self.window_ns)
+        horizon = now_ns - self.window_ns
+        if horizon > self._horizon_ns:
+            self._horizon_ns = horizon
 
     def _release(self) -> list[Event]:
         horizon = self._horizon_ns
@@ -151,15 +154,15 @@ class Referee:
             while held and held[0][0] == at:
                 group.append(heapq.heappop(held))
             game.advance(at)
-            game.move_events_to(self._events)
             for _, _, edge in self._order(group, at):
                 self._apply(edge, at)
-        if horizon >= self._start_ns:
-            game.advance(horizon)
-        game.move_events_to(self._events)
+        due = game.spit_due_ns
+        if due is not None and due <= horizon:
+            game.advance(horizon)  # spits fall due by the same clock (R11)
         if not self._events:
             return []
-        events, self._events = self._events, []
+        events = self._events.copy()
+        self._events.clear()
         return events
 
     def _order(self, group: list[tuple[int, int, Edge]], at: int) -> list[tuple[int, int, Edge]]:
@@ -196,7 +199,6 @@ class Referee:
             self.stats.pile_without_selection += 1
             return
         result: PlayResult = self.game.play(player, slot_selected, button.index, at)
-        self.game.move_events_to(self._events)
         delivered = edge.delivered_ns
         assert delivered is not None
         if result.accepted:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cabinet.durations import format_margin
 from game.record import MatchRecord, RecordError, event_to_json, replay, result_mismatches
 
 
@@ -62,7 +63,7 @@ def format_summary(s: dict[str, Any]) -> str:
         closest_text = "none"
     else:
         closest_text = (
-            f"player {closest['winner'] + 1} by {closest['margin_ns'] / 1e6:.3f} ms"
+            f"player {closest['winner'] + 1} by {format_margin(closest['margin_ns'])}"
             if closest["margin_ns"]
             else f"exact tie, priority to player {closest['winner'] + 1}"
         )

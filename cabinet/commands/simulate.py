@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cabinet.durations import format_margin
 from cabinet.progress import Progress
 from game.bots import LEVELS, LevelError, level
 from game.cpu_match import play_cpu_game
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 def format_summary(s: dict[str, Any]) -> str:
     races = s["races"]
     closest = races["closest_ns"]
-    closest_text = "none" if closest is None else f"{closest / 1e6:.3f} ms"
+    closest_text = "none" if closest is None else format_margin(closest)
     lines = [
         f"games            {s['games']} ({s['levels'][0]} vs {s['levels'][1]})",
         f"wins             player 1: {s['wins'][0]}, player 2: {s['wins'][1]}, "

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cabinet.cli import main
+from cabinet.durations import format_margin
 from cabinet.progress import Progress
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -145,3 +146,11 @@ def test_the_console_script_is_installed() -> None:
     assert found is not None
     done = subprocess.run([str(found), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "simulate" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("ns", "text"),
+    [(1_000, "1 µs"), (250_000, "250 µs"), (12_345_678, "12.3 ms"), (1_250_000_000, "1.25 s")],
+)
+def test_margins_read_in_the_best_unit(ns: int, text: str) -> None:
+    assert format_margin(ns) == text

@@ -12,21 +12,17 @@ import heapq
 from dataclasses import dataclass
 from typing import Any
 
-from game.bots import CpuPlayer, Level, choose_play
+from game.bots import Level
 from game.cards import derived_rng, shuffled_deck
-from game.edges import Button, Edge, EdgeKind
-from game.engine import fitting_ranks
-from game.events import Event, GameOver, Played, Rejected, Spat, Started
+from game.cpu_seat import CpuSeat
+from game.edges import Edge
+from game.events import Event
 from game.record import MatchRecord, start_match, summarize
 from game.rules import MS, Rules
 
 #: A game still running after this much virtual time is abandoned (a safety net: CPU
 #: players always play when they can, so real games end long before).
 MAX_GAME_NS = 3_600_000 * MS
-
-SLOT_BUTTONS = tuple(Button.slot(i) for i in range(4))
-PILE_BUTTONS = (Button.PILE1, Button.PILE2)
-PRESS = EdgeKind.PRESS
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,75 +51,49 @@ def play_cpu_game(
     decks = (shuffled_deck(seed, 0), shuffled_deck(seed, 1))
     referee = start_match(rules, decks, seed)
     game = referee.game
-    fits = fitting_ranks(rules.ace_wraps)
     delay_max = max_delay_ns if max_delay_ns is not None else rules.race_window_ns * 9 // 10
     random = derived_rng(seed, "delivery").random
-    cpus = [CpuPlayer(p, levels[p], derived_rng(seed, f"cpu{p}")) for p in (0, 1)]
 
+    def jitter(t_ns: int) -> int:
+        return t_ns + int(random() * delay_max)
+
+    seats = [
+        CpuSeat(p, levels[p], derived_rng(seed, f"cpu{p}"), ace_wraps=rules.ace_wraps)
+        for p in (0, 1)
+    ]
     deliveries: list[tuple[int, int, Edge]] = []  # (delivered_ns, seq, edge)
     decided_at: list[int] = []  # clock readings at which a CPU's pile press is decided
     seq = 0
     window = referee.window_ns
-    # Per CPU: when it next looks at the table; None while a play is under way or
-    # while it waits, stuck, for the table to change.
-    look_at: list[int | None] = [0, 0]
-    acting = [False, False]
     events: list[Event] = []
     now = 0
 
     def absorb(new: list[Event], t: int) -> bool:
-        """Take in decided events; True when a CPU now has somewhere to look."""
+        """Take in decided events; True when a CPU now wants to look."""
         if not new:
             return False
         events.extend(new)
-        changed = False
-        looks = False
-        for event in new:
-            kind = type(event)
-            if kind is Played or kind is Rejected:
-                assert isinstance(event, Played | Rejected)
-                if acting[event.player]:
-                    # The CPU's own play was decided: it carries on from here.
-                    acting[event.player] = False
-                    look_at[event.player] = t
-                    looks = True
-                changed = changed or kind is Played
-            elif kind is Spat or kind is Started or kind is GameOver:
-                changed = True
-        if changed:
-            for p in (0, 1):
-                if not acting[p] and look_at[p] is None:
-                    look_at[p] = t
-                    looks = True
-        return looks or changed
+        return seats[0].observe(new, t) | seats[1].observe(new, t)
 
     absorb(referee.tick(0), 0)
-    plans_ahead = (cpus[0].level.plans_ahead, cpus[1].level.plans_ahead)
     while game.outcome is None:
-        for p in (0, 1):
-            at = look_at[p]
+        for seat in seats:
+            at = seat.look_at
             if at is not None and at <= now:
-                look_at[p] = None
-                tops = (game.pile_top(0), game.pile_top(1))
-                choice = choose_play(game.layout(p), tops, fits, plans_ahead=plans_ahead[p])
-                if choice is not None:
-                    acting[p] = True
-                    slot_at, pile_at = cpus[p].press_times(now)
-                    for button, t in (
-                        (SLOT_BUTTONS[choice[0]], slot_at),
-                        (PILE_BUTTONS[choice[1]], pile_at),
-                    ):
-                        delivered = t + int(random() * delay_max)
-                        heapq.heappush(
-                            deliveries, (delivered, seq, Edge(p, button, PRESS, t, delivered))
-                        )
+                presses = seat.look(game, now, jitter)
+                if presses is not None:
+                    for edge in presses:
+                        delivered = edge.delivered_ns
+                        assert delivered is not None
+                        heapq.heappush(deliveries, (delivered, seq, edge))
                         seq += 1
-                    heapq.heappush(decided_at, pile_at + window)
+                    heapq.heappush(decided_at, presses[1].t_ns + window)
         # The next moment something other than a delivery must happen.
         upcoming = MAX_GAME_NS + 1
         if decided_at:
             upcoming = decided_at[0]
-        for at in look_at:
+        for seat in seats:
+            at = seat.look_at
             if at is not None and at < upcoming:
                 upcoming = at
         due = game.spit_due_ns

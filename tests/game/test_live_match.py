@@ -1,0 +1,73 @@
+"""LiveMatch: the cabinet's way of running a game, driven here by a virtual clock."""
+
+from __future__ import annotations
+
+from game.bots import level
+from game.edges import Button, Edge
+from game.events import GameOver, Played
+from game.live_match import LiveMatch
+from game.record import replay, result_of
+from game.rules import MS, Rules
+
+START = 5_000_000_000_000  # an arbitrary cabinet clock reading: match time 0
+FRAME = 16_666_667
+
+
+def test_cpu_against_cpu_at_60_fps_finishes_replays_and_is_never_late() -> None:
+    match = LiveMatch(Rules(), 12, (level(4), level(5)), START)
+    now = START
+    while not match.over:
+        now += FRAME
+        match.advance(now)
+        assert now - START < 30 * 60 * 1_000 * MS
+    summary = match.summary()
+    assert summary["finished"]
+    assert summary["late_edges"] == 0
+    again = replay(match.record()).summary()
+    assert result_of(again) == result_of(summary)
+
+
+def test_the_frame_rate_does_not_change_a_cpu_game() -> None:
+    results = []
+    for frame in (FRAME, 3 * MS, 101 * MS):
+        match = LiveMatch(Rules(), 3, (level(3), level(4)), START)
+        now = START
+        while not match.over:
+            now += frame
+            match.advance(now)
+        results.append(result_of(match.summary()))
+    assert results[0] == results[1] == results[2]
+
+
+def test_a_person_plays_through_take_and_the_record_keeps_match_time() -> None:
+    match = LiveMatch(Rules(), 7, (None, None), START)
+    game = match.game
+    slot, pile = next(iter(game.legal_plays(0)), (None, None))
+    assert slot is not None and pile is not None
+    t = START + 400 * MS
+    match.take(Edge.press(0, Button.slot(slot), t), t + 100_000)
+    match.take(Edge.press(0, Button.pile(pile), t + 200 * MS), t + 200 * MS + 150_000)
+    events = match.advance(t + 300 * MS)
+    assert [e.player for e in events if isinstance(e, Played)] == [0]
+    record = match.record()
+    assert record.edges[0].t_ns == 400 * MS
+    assert record.edges[0].delivered_ns == 400 * MS + 100_000
+    assert record.meta is not None and record.meta["players"] == ["human", "human"]
+
+
+def test_abandon_ends_the_game_without_a_winner() -> None:
+    match = LiveMatch(Rules(), 7, (None, level(2)), START)
+    match.advance(START + 3_000 * MS)
+    events = match.abandon(START + 4_000 * MS)
+    over = [e for e in events if isinstance(e, GameOver)]
+    assert over and over[0].outcome.winner is None
+    assert match.summary()["termination"] == "abandoned"
+
+
+def test_next_wake_points_at_the_cpu() -> None:
+    match = LiveMatch(Rules(), 9, (None, level(1)), START)
+    wake = match.next_wake_abs_ns()
+    assert wake is not None and wake >= START
+    match.advance(wake)
+    later = match.next_wake_abs_ns()
+    assert later is not None and later > wake  # the CPU is now thinking about a press

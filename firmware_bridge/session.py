@@ -56,6 +56,10 @@ class BoardCounters:
     uptime_ms: int
 
 
+class TimingError(ValueError):
+    """A link timing the board cannot live with (see :class:`Timing`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """The link's timing, in milliseconds."""
@@ -71,12 +75,14 @@ class Timing:
 
     def __post_init__(self) -> None:
         if not 1 <= self.heartbeat_ms <= 250:
-            raise ValueError(
-                f"heartbeat_ms must be 1..250 (the board's limit), got {self.heartbeat_ms}"
+            raise TimingError(
+                f"heartbeat_ms must be 1..250 (PROTOCOL.md's most), got {self.heartbeat_ms}"
             )
         for name in ("hello_retry_ms", "handshake_timeout_ms", "silence_timeout_ms"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
+                raise TimingError(
+                    f"{name} must be a positive number of ms, got {getattr(self, name)}"
+                )
 
 
 class Phase(enum.Enum):
@@ -89,9 +95,19 @@ _IN_FLIGHT = 32
 
 
 class LinkSession:
-    """The host's side of one connection: handshake, snapshots, heartbeats, ACKs, errors."""
+    """The host's side of one connection: handshake, snapshots, heartbeats, ACKs, errors.
 
-    def __init__(self, state: LightState, now_ns: int, timing: Timing | None = None) -> None:
+    ``state`` is the wanted state at ``now_ns``, when the port opened; ``first_seq`` the
+    first frame's sequence number (tests start near the 16-bit wrap)."""
+
+    def __init__(
+        self,
+        state: LightState,
+        now_ns: int,
+        timing: Timing | None = None,
+        *,
+        first_seq: int = 0,
+    ) -> None:
         self.timing = timing if timing is not None else Timing()
         self.phase = Phase.HANDSHAKE
         self.decoder = codec.FrameDecoder()
@@ -104,7 +120,7 @@ class LinkSession:
         self.last_error: str | None = None
         self.snapshots_sent = 0
         self.acks = 0
-        self._seq = 0
+        self._seq = first_seq & 0xFFFF
         self._started_ns = now_ns
         self._hello_ns: int | None = None
         self._hello_seq = -1

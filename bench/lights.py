@@ -23,8 +23,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import serial
-
 from firmware_bridge import codec
 from firmware_bridge.firmware.config import Config
 from firmware_bridge.lights import RED, Light, LightState
@@ -54,20 +52,24 @@ def codec_cost(n: int) -> dict[str, float]:
 
 
 def round_trip(n: int) -> dict[str, float]:
+    """SNAPSHOT written to ACK read, through the link's own transport (non-blocking
+    writes, select-based reads), the simulated board in a thread of this process."""
     with Simulator(Config({"selftest_step_ms": 0})) as sim:
-        port = serial.Serial(sim.port, timeout=1)
+        transport = SerialTransport(sim.port)
         payload = LightState.all_off().with_lights(stuck1=Light.on(RED)).payload()
         decoder = codec.FrameDecoder()
         samples = []
         for seq in range(n):
+            frame = codec.encode_frame(codec.SNAPSHOT, seq, payload)
             start = time.perf_counter_ns()
-            port.write(codec.encode_frame(codec.SNAPSHOT, seq, payload))
+            if transport.write(frame) != len(frame):
+                raise RuntimeError("the pty did not take a whole frame")
             got: list[tuple[int, int, bytes]] = []
             while not got:
-                got = decoder.feed(port.read(max(1, port.in_waiting)))
+                got = decoder.feed(transport.read(1.0))
             samples.append((time.perf_counter_ns() - start) / 1e6)
             assert got[0][:2] == (codec.ACK, seq & 0xFFFF)
-        port.close()
+        transport.close()
     return {"n": n, "p50_ms": pct(samples, 0.5), "p99_ms": pct(samples, 0.99),
             "max_ms": max(samples)}  # fmt: skip
 

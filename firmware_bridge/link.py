@@ -38,8 +38,6 @@ from firmware_bridge.transport import (
     Transport,
 )
 
-_MS = 1_000_000
-
 
 @dataclass(frozen=True, slots=True)
 class LinkHealth:
@@ -66,7 +64,7 @@ class LinkHealth:
     acked: LightState | None
     #: Writes the OS could not take at once (its buffer was full), dropped whole or in
     #: part, since start; the next heartbeat repaired each.
-    dropped_writes: int = 0
+    dropped_writes: int
 
     @property
     def firmware_version(self) -> str | None:
@@ -202,7 +200,7 @@ class LightLink:
             connected=s is not None and s.ready,
             port=self._port,
             board=s.board if s is not None else None,
-            rtt_ms=s.rtt_ns / _MS if s is not None and s.rtt_ns is not None else None,
+            rtt_ms=s.rtt_ns / 1e6 if s is not None and s.rtt_ns is not None else None,
             errors=self._errors + self._session_errors + (s.errors if s is not None else 0),
             reconnects=self._reconnects,
             last_error=self._last_error if s is None or s.last_error is None else s.last_error,

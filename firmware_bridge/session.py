@@ -184,10 +184,11 @@ class LinkSession:
             )
             give_up = self._started_ns + self.timing.handshake_timeout_ms * _MS
             return min(hello, give_up)
-        beat = (self._last_snapshot_ns or now_ns) + self.timing.heartbeat_ms * _MS
-        silence = self._last_rx_ns + self.timing.silence_timeout_ms * _MS
-        if self.desired != self._sent_state or self._want_counters:
+        last = self._last_snapshot_ns
+        if last is None or self.desired != self._sent_state or self._want_counters:
             return now_ns
+        beat = last + self.timing.heartbeat_ms * _MS
+        silence = self._last_rx_ns + self.timing.silence_timeout_ms * _MS
         return min(beat, silence)
 
     def failure(self, now_ns: int) -> str | None:

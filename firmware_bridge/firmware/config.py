@@ -100,6 +100,17 @@ def _int(value: object, key: str, low: int, high: int) -> int:
     return value
 
 
+def parse_config(text: str, source: str = CONFIG_PATH) -> dict[str, object]:
+    """The JSON object in ``text``, read from ``source`` (named in errors)."""
+    try:
+        values = json.loads(text)
+    except ValueError as exc:
+        raise ConfigError(f"{source} is not valid JSON ({exc})") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"{source} must hold a JSON object")
+    return values
+
+
 def load_config(path: str = CONFIG_PATH) -> Config:
     """Read the JSON configuration at ``path``; a missing file means all defaults."""
     try:
@@ -107,10 +118,4 @@ def load_config(path: str = CONFIG_PATH) -> Config:
             text = f.read()
     except OSError:
         return Config()
-    try:
-        values = json.loads(text)
-    except ValueError as exc:
-        raise ConfigError(f"{path} is not valid JSON ({exc})") from None
-    if not isinstance(values, dict):
-        raise ConfigError(f"{path} must hold a JSON object")
-    return Config(values)
+    return Config(parse_config(text, path))

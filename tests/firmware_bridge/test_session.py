@@ -123,6 +123,13 @@ def test_the_wanted_state_goes_out_at_once_then_as_a_heartbeat() -> None:
     assert session.snapshots_sent == 2
 
 
+def test_the_heartbeat_counts_from_a_snapshot_sent_at_time_zero() -> None:
+    session = LinkSession(STUCK, 0)
+    answer(session, make_board(), session.poll(0), 0)
+    assert frames(session.poll(0))[0][0] == codec.SNAPSHOT
+    assert session.deadline(50 * MS) == 200 * MS
+
+
 def test_a_change_is_due_at_once_and_the_same_state_again_is_not() -> None:
     session, _ = ready_session()
     session.poll(10 * MS)

@@ -144,6 +144,7 @@ class LinkSession:
         """Bytes from the board. Never raises: damaged or unexpected frames are counted."""
         before = self._decoder_errors()
         for ftype, seq, payload in self.decoder.feed(data):
+            self._last_rx_ns = now_ns  # any whole frame, even a refusal: the board is alive
             self._frame(ftype, seq, payload, now_ns)
         damaged = self._decoder_errors() - before
         if damaged:
@@ -238,10 +239,8 @@ class LinkSession:
                 self._ack(seq, now_ns)
             elif ftype == codec.COUNTERS:
                 self.counters = BoardCounters(*codec.unpack_counters(payload))
-                self._last_rx_ns = now_ns
             elif ftype == codec.ERROR:
                 code, bad_type = codec.unpack_error(payload)
-                self._last_rx_ns = now_ns
                 what = _ERROR_NAMES.get(code, f"error {code}")
                 self._error(f"board rejected message type 0x{bad_type:02X}: {what}")
             else:
@@ -255,7 +254,6 @@ class LinkSession:
             return  # a late answer to an earlier HELLO
         names = frozenset(name for bit, name in _CAPABILITY_NAMES if caps & bit)
         self.board = BoardInfo(version, firmware, count, names, max_frame)
-        self._last_rx_ns = now_ns
         if version == codec.PROTOCOL_VERSION:
             self.phase = Phase.READY
             if self._hello_ns is not None:
@@ -270,7 +268,6 @@ class LinkSession:
         # Everything sent before this snapshot is superseded by it.
         for older in [s for s in self._in_flight if (seq - s) & 0xFFFF < 0x8000]:
             del self._in_flight[older]
-        self._last_rx_ns = now_ns
         self.rtt_ns = now_ns - sent_ns
         self.acked = state
         self.acks += 1

@@ -178,6 +178,9 @@ def test_at_most_32_unanswered_snapshots_are_remembered() -> None:
     assert session.last_error == "ACK for unknown sequence number 8"
     answer(session, board, sent[8], 71 * MS)  # the ninth: still remembered
     assert session.acks == 1 and session.rtt_ns == (71 - 28) * MS
+    # A board working through a backlog answers what the host forgot: it is not silent.
+    answer(session, board, sent[0], 900 * MS)
+    assert session.failure(1899 * MS) is None
 
 
 def test_counters_are_requested_once_and_read() -> None:

@@ -73,16 +73,31 @@ class Light:
     period_ms: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.colour) != 3 or any(not 0 <= c <= 255 for c in self.colour):
-            raise LightError(f"colour {self.colour!r} must be three numbers 0..255 (r, g, b)")
-        if self.mode in (Mode.BLINK, Mode.PULSE):
-            if not codec.MIN_PERIOD_MS <= self.period_ms <= 0xFFFF:
+        try:
+            mode = Mode(self.mode)
+        except ValueError:
+            raise LightError(
+                f"light mode {self.mode!r} is not one of "
+                + ", ".join(f"{m.name.lower()} ({m.value})" for m in Mode)
+            ) from None
+        object.__setattr__(self, "mode", mode)  # an int such as 2 becomes Mode.BLINK
+        colour = tuple(self.colour) if isinstance(self.colour, tuple | list) else None
+        if colour is None or len(colour) != 3 or not all(_is_byte(c) for c in colour):
+            raise LightError(
+                f"colour {self.colour!r} must be three whole numbers 0..255 (red, green, blue)"
+            )
+        object.__setattr__(self, "colour", colour)
+        name = mode.name.lower()
+        if mode in (Mode.BLINK, Mode.PULSE):
+            if not _is_int(self.period_ms) or not codec.MIN_PERIOD_MS <= self.period_ms <= 0xFFFF:
                 raise LightError(
-                    f"a {self.mode.name.lower()} period must be {codec.MIN_PERIOD_MS}..65535 ms,"
-                    f" got {self.period_ms}"
+                    f"a {name} period must be a whole number of milliseconds from"
+                    f" {codec.MIN_PERIOD_MS} to 65535, got {self.period_ms!r}"
                 )
         elif self.period_ms != 0:
-            raise LightError(f"a light that is {self.mode.name.lower()} has no period (use 0)")
+            raise LightError(
+                f"a light that is {name} has no period (use 0), got {self.period_ms!r}"
+            )
 
     @classmethod
     def off(cls) -> Light:
@@ -115,11 +130,19 @@ class Light:
         return (int(self.mode), red, green, blue, self.period_ms)
 
 
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_byte(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 255
+
+
 def _colour(colour: Colour, brightness: int | None) -> Colour:
     if brightness is None:
         return colour
-    if not 0 <= brightness <= 255:
-        raise LightError(f"brightness must be 0..255, got {brightness}")
+    if not _is_byte(brightness):
+        raise LightError(f"brightness must be a whole number 0..255, got {brightness!r}")
     return (brightness, brightness, brightness)
 
 
@@ -136,6 +159,9 @@ class LightState:
     def __post_init__(self) -> None:
         if len(self.lights) != len(LIGHT_NAMES):
             raise LightError(f"a light state has {len(LIGHT_NAMES)} lights, got {len(self.lights)}")
+        for name, light in zip(LIGHT_NAMES, self.lights, strict=True):
+            if not isinstance(light, Light):
+                raise LightError(f"light {name!r} must be a Light, got {light!r}")
 
     @classmethod
     def all_off(cls) -> LightState:

@@ -8,11 +8,17 @@
     link.health()                      # connected, port, firmware, RTT, errors, reconnects
     link.stop()
 
-The thread opens the port, handshakes, sends the wanted state on every change and at least
-every ``heartbeat_ms`` (the board shows its link-lost pattern after 1 s without one), reads
-ACKs, and after an unplug, a read error or a silent board closes the port and tries again
+The thread opens the port, handshakes, sends the wanted state at least every
+``heartbeat_ms`` (the board shows its link-lost pattern after 1 s without one), reads ACKs,
+and after an unplug, a read or write error or a silent board closes the port and tries again
 with backoff (``backoff_ms``, doubling up to ``max_backoff_ms``), then sends the whole state
-again. :meth:`LightLink.show` only stores the state and wakes the thread: it never blocks on
+again.
+
+:meth:`LightLink.show` writes a changed state's SNAPSHOT itself, in the caller's thread,
+when the board is connected: handing it to the supervisor thread cost a thread wake-up (and,
+from a busy game loop, a wait for the GIL) on every change. Writes never wait: what the OS
+cannot take at once is dropped and counted, and the next heartbeat repairs it. A write
+error is handed to the supervisor, which drops the connection. So ``show()`` never blocks on
 the board and never raises because of it.
 """
 
@@ -31,8 +37,6 @@ from firmware_bridge.transport import (
     SerialOpener,
     Transport,
 )
-
-_MS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,9 @@ class LinkHealth:
     acks: int
     #: The last state the board acknowledged on this connection.
     acked: LightState | None
+    #: Writes the OS could not take at once (its buffer was full), dropped whole or in
+    #: part, since start; the next heartbeat repaired each.
+    dropped_writes: int
 
     @property
     def firmware_version(self) -> str | None:
@@ -92,6 +99,8 @@ class LightLink:
         self._timing = timing if timing is not None else Timing()
         self._backoff_s = backoff_ms / 1000
         self._max_backoff_s = max_backoff_ms / 1000
+        # One lock guards everything below, the session, and every write to the transport
+        # (so frames from the game's thread and the supervisor never interleave).
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         self._stop = threading.Event()
@@ -101,6 +110,11 @@ class LightLink:
         self._session: LinkSession | None = None
         self._want_counters = False
         self._port: str | None = port
+        #: Why a write failed on this connection; the supervisor then drops it.
+        self._write_failure: str | None = None
+        #: A frame went out only in part: the next write starts with a 0x00 delimiter so
+        #: the board drops the broken frame rather than the one after it as well.
+        self._resync = False
         self._errors = 0  # failures outside a session (opening, I/O, timeouts)
         self._session_errors = 0  # errors of sessions that have ended
         self._reconnects = 0
@@ -108,6 +122,7 @@ class LightLink:
         self._board_counters: BoardCounters | None = None
         self._snapshots = 0
         self._acks = 0
+        self._dropped_writes = 0
 
     # ---- the game's side -----------------------------------------------------------------
 
@@ -121,11 +136,9 @@ class LightLink:
 
     def stop(self, timeout_s: float = 2.0) -> None:
         """Stop the thread and close the port."""
-        self._stop.set()
         with self._lock:
-            transport = self._transport
-        if transport is not None:
-            transport.wake()
+            self._stop.set()
+            self._wake_locked()
         if self._thread is not None:
             self._thread.join(timeout_s)
             self._thread = None
@@ -137,12 +150,18 @@ class LightLink:
         self.stop()
 
     def show(self, state: LightState) -> None:
-        """Make ``state`` what the lights show. Returns at once; any thread."""
+        """Make ``state`` what the lights show. Any thread; returns at once.
+
+        Connected, a state that differs from the last one sent is written here, without
+        waiting (tens of microseconds); the same state again writes nothing (the heartbeat
+        carries it). Not connected, the supervisor sends it once the board answers."""
         with self._lock:
             self._desired = state
-            transport = self._transport
-        if transport is not None:
-            transport.wake()
+            session = self._session
+            if session is not None:
+                session.show(state)
+                if session.ready:
+                    self._send_locked(session.poll(self._clock_ns()))
 
     @property
     def state(self) -> LightState:
@@ -154,9 +173,7 @@ class LightLink:
         """Ask the board for its counters; they appear in :meth:`health` when answered."""
         with self._lock:
             self._want_counters = True
-            transport = self._transport
-        if transport is not None:
-            transport.wake()
+            self._wake_locked()
 
     def health(self) -> LinkHealth:
         with self._lock:
@@ -175,7 +192,7 @@ class LightLink:
                 self._changed.wait(left)
             return True
 
-    # ---- the thread ----------------------------------------------------------------------
+    # ---- shared by both sides (the caller holds the lock) -----------------------------------
 
     def _health_locked(self) -> LinkHealth:
         s = self._session
@@ -183,7 +200,7 @@ class LightLink:
             connected=s is not None and s.ready,
             port=self._port,
             board=s.board if s is not None else None,
-            rtt_ms=s.rtt_ns / _MS if s is not None and s.rtt_ns is not None else None,
+            rtt_ms=s.rtt_ns / 1e6 if s is not None and s.rtt_ns is not None else None,
             errors=self._errors + self._session_errors + (s.errors if s is not None else 0),
             reconnects=self._reconnects,
             last_error=self._last_error if s is None or s.last_error is None else s.last_error,
@@ -191,7 +208,35 @@ class LightLink:
             snapshots_sent=self._snapshots + (s.snapshots_sent if s is not None else 0),
             acks=self._acks + (s.acks if s is not None else 0),
             acked=s.acked if s is not None else None,
+            dropped_writes=self._dropped_writes,
         )
+
+    def _wake_locked(self) -> None:
+        if self._transport is not None:
+            self._transport.wake()
+
+    def _send_locked(self, data: bytes) -> None:
+        """Write ``data`` without waiting. What a full OS buffer does not take is dropped
+        and counted; a failed write is left for the supervisor, which drops the connection.
+        """
+        transport = self._transport
+        if not data or transport is None or self._write_failure is not None:
+            return
+        if self._resync:
+            data = b"\x00" + data
+        try:
+            sent = transport.write(data)
+        except OSError as exc:
+            self._write_failure = f"write failed: {type(exc).__name__}: {exc}"
+            transport.wake()
+            return
+        if sent >= len(data):
+            self._resync = False
+        else:
+            self._dropped_writes += 1
+            self._resync = self._resync or sent > 0
+
+    # ---- the thread ----------------------------------------------------------------------
 
     def _fail(self, message: str) -> None:
         with self._changed:
@@ -209,8 +254,7 @@ class LightLink:
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._max_backoff_s)
                 continue
-            was_ready = self._talk(transport)
-            if was_ready:
+            if self._talk(transport):
                 delay = self._backoff_s
                 with self._changed:
                     if not self._stop.is_set():
@@ -223,40 +267,38 @@ class LightLink:
         """Run one connection until it fails or the link stops; True if it got ready."""
         clock = self._clock_ns
         with self._changed:
-            self._transport = transport
-            self._port = transport.name
             session = LinkSession(self._desired, clock(), self._timing)
-            self._session = session
+            self._transport, self._session = transport, session
+            self._port = transport.name
+            self._write_failure = None
+            self._resync = False
         reason: str | None = None
         try:
             while not self._stop.is_set():
                 with self._changed:
                     now = clock()
-                    session.show(self._desired)
                     if self._want_counters and session.ready:
                         self._want_counters = False
                         session.request_counters()
                     reason = session.failure(now)
-                    out = b"" if reason else session.poll(now)
-                    wait_ns = session.deadline(now) - now
-                if reason:
-                    break
-                if out:
-                    transport.write(out)
-                data = transport.read(max(0, wait_ns) / 1e9)
+                    if not reason:
+                        self._send_locked(session.poll(now))
+                        reason = self._write_failure
+                    if reason:
+                        break
+                    wait_s = max(0, session.deadline(now) - now) / 1e9
+                data = transport.read(wait_s)
                 if data:
                     with self._changed:
-                        was_ready = session.ready
                         session.receive(data, clock())
                         if session.counters is not None:
                             self._board_counters = session.counters
-                        if session.ready != was_ready or data:
-                            self._changed.notify_all()
+                        self._changed.notify_all()
         except Exception as exc:  # unplugged, stalled or broken: drop and reconnect
             reason = f"{type(exc).__name__}: {exc}"
         finally:
-            transport.close()
             with self._changed:
+                # Detached under the lock: no other thread writes to or wakes it after this.
                 self._transport = None
                 self._session = None
                 self._session_errors += session.errors
@@ -268,4 +310,5 @@ class LightLink:
                     self._errors += 1
                     self._last_error = reason
                 self._changed.notify_all()
-        return session.board is not None and session.ready
+            transport.close()
+        return session.ready

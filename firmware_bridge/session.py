@@ -56,6 +56,10 @@ class BoardCounters:
     uptime_ms: int
 
 
+class TimingError(ValueError):
+    """A link timing the board cannot live with (see :class:`Timing`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """The link's timing, in milliseconds."""
@@ -71,12 +75,14 @@ class Timing:
 
     def __post_init__(self) -> None:
         if not 1 <= self.heartbeat_ms <= 250:
-            raise ValueError(
-                f"heartbeat_ms must be 1..250 (the board's limit), got {self.heartbeat_ms}"
+            raise TimingError(
+                f"heartbeat_ms must be 1..250 (PROTOCOL.md's most), got {self.heartbeat_ms}"
             )
         for name in ("hello_retry_ms", "handshake_timeout_ms", "silence_timeout_ms"):
             if getattr(self, name) <= 0:
-                raise ValueError(f"{name} must be positive")
+                raise TimingError(
+                    f"{name} must be a positive number of ms, got {getattr(self, name)}"
+                )
 
 
 class Phase(enum.Enum):
@@ -89,9 +95,19 @@ _IN_FLIGHT = 32
 
 
 class LinkSession:
-    """The host's side of one connection: handshake, snapshots, heartbeats, ACKs, errors."""
+    """The host's side of one connection: handshake, snapshots, heartbeats, ACKs, errors.
 
-    def __init__(self, state: LightState, now_ns: int, timing: Timing | None = None) -> None:
+    ``state`` is the wanted state at ``now_ns``, when the port opened; ``first_seq`` the
+    first frame's sequence number (tests start near the 16-bit wrap)."""
+
+    def __init__(
+        self,
+        state: LightState,
+        now_ns: int,
+        timing: Timing | None = None,
+        *,
+        first_seq: int = 0,
+    ) -> None:
         self.timing = timing if timing is not None else Timing()
         self.phase = Phase.HANDSHAKE
         self.decoder = codec.FrameDecoder()
@@ -104,7 +120,7 @@ class LinkSession:
         self.last_error: str | None = None
         self.snapshots_sent = 0
         self.acks = 0
-        self._seq = 0
+        self._seq = first_seq & 0xFFFF
         self._started_ns = now_ns
         self._hello_ns: int | None = None
         self._hello_seq = -1
@@ -128,6 +144,7 @@ class LinkSession:
         """Bytes from the board. Never raises: damaged or unexpected frames are counted."""
         before = self._decoder_errors()
         for ftype, seq, payload in self.decoder.feed(data):
+            self._last_rx_ns = now_ns  # any whole frame, even a refusal: the board is alive
             self._frame(ftype, seq, payload, now_ns)
         damaged = self._decoder_errors() - before
         if damaged:
@@ -168,10 +185,11 @@ class LinkSession:
             )
             give_up = self._started_ns + self.timing.handshake_timeout_ms * _MS
             return min(hello, give_up)
-        beat = (self._last_snapshot_ns or now_ns) + self.timing.heartbeat_ms * _MS
-        silence = self._last_rx_ns + self.timing.silence_timeout_ms * _MS
-        if self.desired != self._sent_state or self._want_counters:
+        last = self._last_snapshot_ns
+        if last is None or self.desired != self._sent_state or self._want_counters:
             return now_ns
+        beat = last + self.timing.heartbeat_ms * _MS
+        silence = self._last_rx_ns + self.timing.silence_timeout_ms * _MS
         return min(beat, silence)
 
     def failure(self, now_ns: int) -> str | None:
@@ -221,10 +239,8 @@ class LinkSession:
                 self._ack(seq, now_ns)
             elif ftype == codec.COUNTERS:
                 self.counters = BoardCounters(*codec.unpack_counters(payload))
-                self._last_rx_ns = now_ns
             elif ftype == codec.ERROR:
                 code, bad_type = codec.unpack_error(payload)
-                self._last_rx_ns = now_ns
                 what = _ERROR_NAMES.get(code, f"error {code}")
                 self._error(f"board rejected message type 0x{bad_type:02X}: {what}")
             else:
@@ -238,7 +254,6 @@ class LinkSession:
             return  # a late answer to an earlier HELLO
         names = frozenset(name for bit, name in _CAPABILITY_NAMES if caps & bit)
         self.board = BoardInfo(version, firmware, count, names, max_frame)
-        self._last_rx_ns = now_ns
         if version == codec.PROTOCOL_VERSION:
             self.phase = Phase.READY
             if self._hello_ns is not None:
@@ -253,7 +268,6 @@ class LinkSession:
         # Everything sent before this snapshot is superseded by it.
         for older in [s for s in self._in_flight if (seq - s) & 0xFFFF < 0x8000]:
             del self._in_flight[older]
-        self._last_rx_ns = now_ns
         self.rtt_ns = now_ns - sent_ns
         self.acked = state
         self.acks += 1

@@ -1,10 +1,11 @@
 """Byte transports to the light board: the interface the link needs, and pyserial's.
 
-A transport is opened by an *opener* (a callable with no arguments) and then used by one
-thread: :meth:`Transport.read` waits for bytes, :meth:`Transport.write` sends a frame.
-:meth:`Transport.wake` may be called from any thread to cut a read's wait short (the game
-calling ``link.show()``). Failures are :class:`OSError` (pyserial's ``SerialException``
-is one).
+A transport is opened by an *opener* (a callable with no arguments). One thread reads:
+:meth:`Transport.read` waits for bytes. Writes never wait: :meth:`Transport.write` hands
+the OS what it takes at once and says how much that was, so the game's own thread can write
+a frame (the link serialises writers with a lock). :meth:`Transport.wake` may be called
+from any thread to cut a read's wait short. Failures are :class:`OSError` (pyserial's
+``SerialException`` is one).
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ class Transport(Protocol):
         ``b""`` on timeout or :meth:`wake`. Raises OSError when the board is gone."""
         ...
 
-    def write(self, data: bytes) -> None:
-        """Send ``data``; raises OSError when the board is gone or stalls."""
+    def write(self, data: bytes) -> int:
+        """Hand ``data`` to the OS without waiting; return how many bytes it took (fewer
+        than ``len(data)``, possibly 0, when its buffer is full). Raises OSError when the
+        board is gone."""
         ...
 
     def wake(self) -> None:
@@ -55,14 +58,16 @@ class Transport(Protocol):
 class SerialTransport:
     """The board's USB serial port through pyserial.
 
-    MicroPython's USB CDC ignores the baud rate; ``write_timeout_s`` bounds how long a
-    stalled board can hold up a write (then the link reconnects).
+    MicroPython's USB CDC ignores the baud rate. Writes go straight to the non-blocking
+    file descriptor: pyserial's own ``write`` either waits for the port to report writable
+    after every write (measured on a pty: tens of milliseconds now and then) or, with a
+    zero write timeout, retries at once on a full buffer until the data fits.
     """
 
-    def __init__(self, port: str, *, baudrate: int = 115200, write_timeout_s: float = 0.25) -> None:
-        self._serial = serial.Serial(
-            port, baudrate=baudrate, timeout=0, write_timeout=write_timeout_s
-        )
+    def __init__(self, port: str, *, baudrate: int = 115200) -> None:
+        self._serial = serial.Serial(port, baudrate=baudrate, timeout=0)
+        self._fd = self._serial.fileno()
+        os.set_blocking(self._fd, False)
         self._port = port
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
@@ -75,7 +80,7 @@ class SerialTransport:
         return self._port
 
     def read(self, timeout_s: float) -> bytes:
-        fd = self._serial.fileno()
+        fd = self._fd
         ready, _, _ = select.select([fd, self._wake_r], [], [], max(0.0, timeout_s))
         if self._wake_r in ready:
             with contextlib.suppress(BlockingIOError):
@@ -85,11 +90,14 @@ class SerialTransport:
             return data
         return b""
 
-    def write(self, data: bytes) -> None:
-        self._serial.write(data)
+    def write(self, data: bytes) -> int:
+        try:
+            return os.write(self._fd, data)
+        except BlockingIOError:
+            return 0
 
     def wake(self) -> None:
-        with contextlib.suppress(BlockingIOError, OSError):
+        with contextlib.suppress(OSError):  # a full pipe already wakes the reader
             os.write(self._wake_w, b"w")
 
     def close(self) -> None:

@@ -49,23 +49,22 @@ class Config:
         if values:
             for key in values:
                 if key not in DEFAULTS:
-                    raise ConfigError(f"unknown configuration key {key!r}")
+                    raise ConfigError(
+                        f"unknown configuration key {key!r}; the keys are {', '.join(DEFAULTS)}"
+                    )
             merged.update(values)
         driver = merged["driver"]
         if driver not in DRIVERS:
-            raise ConfigError(f"driver must be one of {DRIVERS}, got {driver!r}")
+            raise ConfigError(f"driver must be one of {', '.join(DRIVERS)}; got {driver!r}")
         self.driver = str(driver)
-        self.pins = [_int(p, "pins", 0, 29) for p in _list(merged["pins"], "pins")]
+        self.pins = _ints(merged["pins"], "pins", 0, 29)
         self.active_low = bool(merged["active_low"])
         self.pwm_freq_hz = _int(merged["pwm_freq_hz"], "pwm_freq_hz", 100, 100000)
         self.pixel_pin = _int(merged["pixel_pin"], "pixel_pin", 0, 29)
         self.pixel_count = _int(merged["pixel_count"], "pixel_count", 1, 15)
         self.watchdog_ms = _int(merged["watchdog_ms"], "watchdog_ms", 0, 8388)
         self.link_lost_ms = _int(merged["link_lost_ms"], "link_lost_ms", 100, 60000)
-        rgb = [
-            _int(c, "link_lost_rgb", 0, 255)
-            for c in _list(merged["link_lost_rgb"], "link_lost_rgb")
-        ]
+        rgb = _ints(merged["link_lost_rgb"], "link_lost_rgb", 0, 255)
         if len(rgb) != 3:
             raise ConfigError("link_lost_rgb must be three numbers (red, green, blue)")
         self.link_lost_rgb = (rgb[0], rgb[1], rgb[2])
@@ -73,8 +72,15 @@ class Config:
             merged["link_lost_period_ms"], "link_lost_period_ms", 20, 60000
         )
         self.selftest_step_ms = _int(merged["selftest_step_ms"], "selftest_step_ms", 0, 5000)
-        if self.driver != "ws2812" and not 1 <= len(self.pins) <= 15:
-            raise ConfigError(f"pins must list 1 to 15 GPIO numbers, got {len(self.pins)}")
+        if self.driver != "ws2812":
+            if not 1 <= len(self.pins) <= 15:
+                raise ConfigError(f"pins must list 1 to 15 GPIO numbers, got {len(self.pins)}")
+            for i, pin in enumerate(self.pins):
+                if pin in self.pins[:i]:
+                    raise ConfigError(
+                        f"pins lists GPIO {pin} twice (lights {self.pins.index(pin)} and {i});"
+                        " every light needs its own pin"
+                    )
 
     @property
     def light_count(self) -> int:
@@ -82,10 +88,10 @@ class Config:
         return self.pixel_count if self.driver == "ws2812" else len(self.pins)
 
 
-def _list(value: object, key: str) -> list[object]:
+def _ints(value: object, key: str, low: int, high: int) -> list[int]:
     if not isinstance(value, list):
-        raise ConfigError(f"{key} must be a list")
-    return value
+        raise ConfigError(f"{key} must be a list of whole numbers, got {value!r}")
+    return [_int(item, key + "[" + str(i) + "]", low, high) for i, item in enumerate(value)]
 
 
 def _int(value: object, key: str, low: int, high: int) -> int:
@@ -94,13 +100,22 @@ def _int(value: object, key: str, low: int, high: int) -> int:
     return value
 
 
+def parse_config(text: str, source: str = CONFIG_PATH) -> dict[str, object]:
+    """The JSON object in ``text``, read from ``source`` (named in errors)."""
+    try:
+        values = json.loads(text)
+    except ValueError as exc:
+        raise ConfigError(f"{source} is not valid JSON ({exc})") from None
+    if not isinstance(values, dict):
+        raise ConfigError(f"{source} must hold a JSON object")
+    return values
+
+
 def load_config(path: str = CONFIG_PATH) -> Config:
     """Read the JSON configuration at ``path``; a missing file means all defaults."""
     try:
         with open(path) as f:
-            values = json.load(f)
+            text = f.read()
     except OSError:
         return Config()
-    if not isinstance(values, dict):
-        raise ConfigError(f"{path} must hold a JSON object")
-    return Config(values)
+    return Config(parse_config(text, path))

@@ -7,12 +7,11 @@ redrawing the lights on one terminal line until interrupted.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 from collections.abc import Sequence
 
-from firmware_bridge.firmware.config import Config, ConfigError
+from firmware_bridge.firmware.config import Config, parse_config
 from firmware_bridge.sim import Simulator
 from firmware_bridge.sim.terminal import draw
 
@@ -42,10 +41,7 @@ def load(path: str | None, driver: str | None) -> Config:
     values: dict[str, object] = {}
     if path is not None:
         with open(path, encoding="utf-8") as f:
-            loaded = json.load(f)
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path} must hold a JSON object")
-        values.update(loaded)
+            values = parse_config(f.read(), path)
     if driver is not None:
         values["driver"] = driver
     return Config(values)

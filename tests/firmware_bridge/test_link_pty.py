@@ -66,8 +66,6 @@ def test_pulled_cable_heals_with_the_full_state(
     start = time.monotonic()
     assert link.wait_for(lambda h: h.acked == both, 1.0)
     assert time.monotonic() - start < 1.0
-    board = sim.firmware
-    assert board is not None
     assert sim.inspect(lambda fw: fw.board.modes[:3]) == [1, 0, 2]
     health = link.health()
     assert health.reconnects == 1

@@ -54,3 +54,9 @@ def test_firmware_logic_runs_the_same_on_micropython(
     assert pwm["later"][:2] == [65535, 0] and pwm["later"][2] > 0
     assert on_mp["ws2812"]["applied"][:2] == [[255, 0, 0], [0, 255, 0]]
     assert on_mp["plain"]["lost_pattern"] != on_mp["plain"]["applied"]
+    assert on_mp["config_errors"] == [
+        "driver must be one of plain, pwm, ws2812; got 'rgb'",
+        "pins[1] must be a whole number from 0 to 29, got 40",
+        "pins lists GPIO 4 twice (lights 0 and 2); every light needs its own pin",
+        "pins must be a list of whole numbers, got 3",
+    ]

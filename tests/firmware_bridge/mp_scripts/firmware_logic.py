@@ -119,4 +119,25 @@ def run(driver):
     return obs
 
 
-print(json.dumps({"pwm": run("pwm"), "plain": run("plain"), "ws2812": run("ws2812")}))
+def config_errors():
+    """The messages a bad configuration file gets on the board."""
+    messages = []
+    for values in ({"driver": "rgb"}, {"pins": [2, 40]}, {"pins": [4, 5, 4]}, {"pins": 3}):
+        try:
+            Config(values)
+            messages.append(None)
+        except ValueError as exc:
+            messages.append(str(exc))
+    return messages
+
+
+print(
+    json.dumps(
+        {
+            "pwm": run("pwm"),
+            "plain": run("plain"),
+            "ws2812": run("ws2812"),
+            "config_errors": config_errors(),
+        }
+    )
+)

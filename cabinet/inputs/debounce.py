@@ -11,8 +11,10 @@ a bouncy button would lose races it won. Here instead:
   the debounce time), the change is reported at the timestamp of the raw edge that left
   it there, and that edge is no longer counted as chatter.
 - A control held down for ``stuck_after_s`` is reported stuck (:class:`SwitchStuck`) and
-  ignored for play until it is released (:class:`SwitchFreed`). A control already down
-  when the backend opened is never reported as a press.
+  ignored for play until it is released (:class:`SwitchFreed`): up and staying up for
+  the debounce time, so a flickering contact never becomes a release and a new press.
+  Its release is not passed on either. A control already down when the backend opened
+  is never reported as a press.
 
 The filter is single-threaded: the consumer (the referee's side) owns it. It reads no
 clock; every call carries the time.
@@ -95,9 +97,11 @@ class _Switch:
         "down",
         "forwarded",
         "last_raw_ns",
+        "pending_ns",
         "player",
         "presses",
         "raw_down",
+        "since_ns",
         "stuck",
     )
 
@@ -109,11 +113,16 @@ class _Switch:
         self.raw_down = False
         """The level of the last raw edge."""
         self.changed_ns: int | None = None
-        """When the debounced level last changed: the debounce window starts here."""
+        """When an edge last changed the debounced level: its debounce window starts
+        here (``None``: no edge yet)."""
+        self.since_ns: int | None = None
+        """Since when the debounced level has held (an edge, or the initial reading)."""
         self.last_raw_ns: int | None = None
         self.forwarded = False
         """Whether the current press was passed on (so its release is too)."""
         self.stuck = False
+        self.pending_ns: int | None = None
+        """A stuck switch's release, waiting to stay up for the debounce time."""
         self.presses = 0
         self.chatter = 0
 
@@ -149,9 +158,9 @@ class SwitchFilter:
         out: list[FilterOutput] = []
         t = raw.t_ns
         if raw.initial:
-            if s.last_raw_ns is None:
+            if s.last_raw_ns is None and s.since_ns is None:
                 s.down = s.raw_down = raw.pressed
-                s.changed_ns = s.last_raw_ns = t
+                s.since_ns = t
             return out
         if s.last_raw_ns is not None and t < s.last_raw_ns:
             self.out_of_order += 1
@@ -159,6 +168,17 @@ class SwitchFilter:
         self._settle(s, t, out)
         s.raw_down = raw.pressed
         s.last_raw_ns = t
+        if s.stuck:
+            # A stuck switch is released only by staying up for the debounce time: a
+            # flicker of its contact is chatter, never a release and a new press.
+            if not raw.pressed and s.pending_ns is None:
+                s.pending_ns = t
+            elif raw.pressed and s.pending_ns is not None:
+                s.pending_ns = None
+                s.chatter += 2
+            else:
+                s.chatter += 1
+            return out
         changed = s.changed_ns
         if raw.pressed == s.down or (changed is not None and t < changed + self.debounce_ns):
             s.chatter += 1
@@ -171,7 +191,7 @@ class SwitchFilter:
         switches held too long. Call it whenever the clock is read."""
         out: list[FilterOutput] = []
         for s in self._switches.values():
-            if s.changed_ns is not None:
+            if s.since_ns is not None:
                 self._settle(s, now_ns, out)
         return out
 
@@ -196,13 +216,14 @@ class SwitchFilter:
         best: int | None = None
         for s in self._switches.values():
             changed = s.changed_ns
-            if changed is None:
-                continue
+            since = s.since_ns
             due: int | None = None
-            if s.raw_down != s.down:
+            if s.pending_ns is not None:
+                due = s.pending_ns + self.debounce_ns
+            elif changed is not None and not s.stuck and s.raw_down != s.down:
                 due = changed + self.debounce_ns
-            elif s.down and not s.stuck:
-                due = changed + self.stuck_after_ns
+            elif since is not None and s.down and not s.stuck:
+                due = since + self.stuck_after_ns
             if due is not None and (best is None or due < best):
                 best = due
         return best
@@ -211,10 +232,18 @@ class SwitchFilter:
 
     def _settle(self, s: _Switch, t: int, out: list[FilterOutput]) -> None:
         """Bring ``s`` up to time ``t`` (before an edge at ``t`` is looked at)."""
-        changed = s.changed_ns
-        if changed is None:
+        pending = s.pending_ns
+        if pending is not None and t >= pending + self.debounce_ns:
+            s.pending_ns = None
+            self._accept(s, False, pending, out)
             return
-        if s.raw_down != s.down and t >= changed + self.debounce_ns:
+        changed = s.changed_ns
+        if (
+            changed is not None
+            and not s.stuck
+            and s.raw_down != s.down
+            and t >= changed + self.debounce_ns
+        ):
             # The line came to rest at the other level inside the window: that last raw
             # edge was a real change, not chatter.
             s.chatter -= 1
@@ -225,14 +254,15 @@ class SwitchFilter:
         self._check_stuck(s, t, out)
 
     def _check_stuck(self, s: _Switch, t: int, out: list[FilterOutput]) -> None:
-        changed = s.changed_ns
-        if s.down and not s.stuck and changed is not None and t - changed >= self.stuck_after_ns:
+        since = s.since_ns
+        if s.down and not s.stuck and since is not None and t - since >= self.stuck_after_ns:
             s.stuck = True
-            out.append(SwitchStuck(s.control, changed, changed + self.stuck_after_ns))
+            s.forwarded = False  # its release is not played either
+            out.append(SwitchStuck(s.control, since, since + self.stuck_after_ns))
 
     def _accept(self, s: _Switch, pressed: bool, t: int, out: list[FilterOutput]) -> None:
         s.down = pressed
-        s.changed_ns = t
+        s.changed_ns = s.since_ns = t
         player = s.player
         if pressed:
             s.presses += 1

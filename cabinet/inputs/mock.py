@@ -43,6 +43,15 @@ class TimedMockPin(MockPin):  # type: ignore[misc]
     _last_change: float
     """(gpiozero's own attributes, typed here for the checker.)"""
 
+    grounded = False
+    """A button holds this pin to ground: the pull-up cannot raise it (a button held
+    down, or stuck, when the cabinet starts)."""
+
+    def _set_pull(self, value: str) -> None:
+        super()._set_pull(value)
+        if self.grounded and self._state:
+            self._state = False
+
     def drive_at(self, high: bool, t_ns: int) -> None:
         if self._function != "input":
             raise ValueError(f"pin {self.info.name} is not an input")
@@ -77,6 +86,15 @@ class MockInput(GpioInput):
             edges, pins=pins, pin_factory=MockFactory(pin_class=TimedMockPin), clock=clock
         )
 
+    def hold_at_power_on(self, control: Control) -> None:
+        """Before :meth:`open`: ``control``'s button is already down when the cabinet
+        starts, so the first reading finds it pressed (no edge)."""
+        if self.is_open:
+            raise RuntimeError("hold_at_power_on() must come before open()")
+        pin = self.pin_factory.pin(self.pins[control])
+        assert isinstance(pin, TimedMockPin)
+        pin.grounded = True
+
     def pin(self, control: Control) -> TimedMockPin:
         """The mock pin wired to ``control``."""
         pin = self.devices[control].pin
@@ -89,7 +107,9 @@ class MockInput(GpioInput):
 
     def release(self, control: Control, t_ns: int | None = None) -> None:
         """Let ``control``'s button up at ``t_ns`` (default: now)."""
-        self.pin(control).drive_at(True, self.clock() if t_ns is None else t_ns)
+        pin = self.pin(control)
+        pin.grounded = False
+        pin.drive_at(True, self.clock() if t_ns is None else t_ns)
 
     def bounce(self, control: Control, times_ns: Sequence[int], *, pressed_first: bool) -> None:
         """Toggle ``control``'s pin at each of ``times_ns`` in turn, starting with a press

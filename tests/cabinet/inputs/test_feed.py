@@ -4,7 +4,10 @@ own thread with real mock pins and the real clock."""
 from __future__ import annotations
 
 import queue
+import sys
 import time
+
+import pytest
 
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
@@ -91,3 +94,16 @@ def test_the_referee_thread_decides_a_race_from_real_time_edges() -> None:
     assert [(p.player, p.card.notation()) for p in played] == [(1, "4D")]
     assert [(r.player, r.margin_ns) for r in rejected] == [(0, 1_000)]
     assert all(e.delivered_ns is not None for e in referee.stats.edge_log)
+
+
+def test_the_referee_thread_sets_and_restores_the_switch_interval() -> None:
+    before = sys.getswitchinterval()
+    feed = RefereeFeed(referee_for(RACE_DECKS), EdgeQueue())
+    thread = RefereeThread(feed, switch_interval_s=0.0005)
+    thread.start()
+    try:
+        assert sys.getswitchinterval() == pytest.approx(min(before, 0.0005))
+    finally:
+        thread.stop()
+    assert sys.getswitchinterval() == before
+    assert not thread.running

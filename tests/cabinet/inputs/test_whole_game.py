@@ -14,7 +14,7 @@ from cabinet.inputs.feed import FeedEvent
 from cabinet.inputs.mock import MockInput, ScheduledEdge, play_out
 from game.cards import shuffled_deck
 from game.edges import Button
-from game.events import GameOver, Played, Rejected, RejectReason
+from game.events import GameOver, Played, Rejected, RejectReason, Termination
 from game.record import MatchRecord, replay, start_match, summarize
 from game.rules import Rules
 
@@ -32,8 +32,12 @@ def press_and_release(
     ]
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_a_whole_game_through_mock_pins(mock: MockInput, clock: VirtualClock, seed: int) -> None:
+@pytest.mark.parametrize(("seed", "winner"), [(2, 0), (3, None), (4, 0)])
+def test_a_whole_game_through_mock_pins(
+    mock: MockInput, clock: VirtualClock, seed: int, winner: int | None
+) -> None:
+    """Deterministic (seeded choices, virtual time): seeds 2 and 4 are won by player 1,
+    seed 3 ends blocked with equal cards (R13's draw)."""
     rules = Rules()
     decks = (shuffled_deck(seed, 0), shuffled_deck(seed, 1))
     referee = start_match(rules, decks, seed)
@@ -67,11 +71,15 @@ def test_a_whole_game_through_mock_pins(mock: MockInput, clock: VirtualClock, se
         t = clock() + ms(20)
 
     outcome = game.outcome
-    assert outcome is not None and not outcome.draw
-    assert outcome.winner in (0, 1)
+    assert outcome is not None
     over = [e for e in events if isinstance(e, GameOver)]
     assert len(over) == 1 and over[0].outcome == outcome
-    assert game.cards_left(outcome.winner) < game.cards_left(1 - outcome.winner)
+    if outcome.winner is None:  # R13: blocked with equal cards left
+        assert outcome.termination is Termination.BLOCKED
+        assert game.cards_left(0) == game.cards_left(1)
+    else:
+        assert game.cards_left(outcome.winner) < game.cards_left(1 - outcome.winner)
+    assert outcome.winner == winner
     assert referee.stats.late_edges == 0
     played = sum(isinstance(e, Played) for e in events)
     assert played >= 30

@@ -1,0 +1,215 @@
+"""The referee's side of the input queue: take raw edges off, debounce, feed the referee.
+
+:class:`RefereeFeed` does one round each time it is pumped: it takes every queued raw
+edge, reads the clock once (after taking them, so no edge is newer than the reading),
+runs the edges through the :class:`~cabinet.inputs.debounce.SwitchFilter` and hands each
+resulting game edge to :meth:`game.referee.Referee.take` at that reading, which stamps
+it ``delivered_ns`` and keeps it in ``referee.stats.edge_log`` for the match record.
+
+Times given to the referee are match-relative: ``t_ns - origin_ns``, where
+``origin_ns`` is the clock reading at which the game started (R5 at match time 0), as
+match records require. Everything the feed returns (referee events, operator edges,
+stuck-switch notices) is on that match clock too.
+
+Where it runs, measured in ``bench/races.py`` and explained in ``docs/input.md``:
+:class:`RefereeThread` runs the feed on its own thread, woken by each edge and by the
+referee's next decision time, so edges reach the referee within a millisecond or two
+even while the main thread renders a frame; pumping the feed from the main loop between
+frames instead delays every edge by up to a whole frame.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cabinet.inputs.clock import Clock, monotonic_clock
+from cabinet.inputs.debounce import (
+    OperatorEdge,
+    SwitchFilter,
+    SwitchFreed,
+    SwitchStatus,
+    SwitchStuck,
+)
+from cabinet.inputs.edge_queue import EdgeQueue
+from game.edges import Edge
+from game.events import Event
+from game.referee import Referee
+
+REFEREE_SWITCH_INTERVAL_S = 0.0005
+"""Python's thread switch interval while the referee thread runs (s). Python's default,
+5 ms, lets a rendering main thread keep the GIL that long before a woken thread gets it;
+at 0.5 ms edges reach the referee within about 2.5 ms under a 60 fps render load
+(p99.9, bench/README.md) instead of about 5 ms."""
+
+FeedEvent = Event | OperatorEdge | SwitchStuck | SwitchFreed
+"""What a pump reports: the referee's events and the input layer's own notices."""
+
+
+@dataclass(slots=True)
+class FeedStats:
+    """Counters for the service menu."""
+
+    pumps: int = 0
+    raw_edges: int = 0
+    future_edges: int = 0
+    """Edges stamped later than the clock reading that took them (a pin factory on
+    another clock); applied at that reading instead."""
+
+
+class RefereeFeed:
+    """Feeds one referee from one edge queue, through one switch filter."""
+
+    def __init__(
+        self,
+        referee: Referee,
+        edges: EdgeQueue,
+        *,
+        switch_filter: SwitchFilter | None = None,
+        clock: Clock = monotonic_clock,
+        origin_ns: int | None = None,
+    ) -> None:
+        """``origin_ns``: the clock reading that is match time 0 (default: now)."""
+        self.referee = referee
+        self.edges = edges
+        self.filter = switch_filter if switch_filter is not None else SwitchFilter()
+        self.clock = clock
+        self.origin_ns = clock() if origin_ns is None else origin_ns
+        self.stats = FeedStats()
+        self.switches: tuple[SwitchStatus, ...] = self.filter.status()
+        """The latest snapshot of every control (replaced, never mutated: any thread
+        may read it)."""
+
+    def pump(self, timeout_s: float = 0.0) -> list[FeedEvent]:
+        """Take the queued edges (waiting up to ``timeout_s`` for the first), feed them
+        to the referee at the current clock reading and move the referee's clock there.
+        Returns what was decided, in order."""
+        raws = self.edges.take(timeout_s)
+        now = self.clock()
+        origin = self.origin_ns
+        rel_now = now - origin
+        referee = self.referee
+        filt = self.filter
+        out: list[FeedEvent] = []
+        stats = self.stats
+        stats.pumps += 1
+        stats.raw_edges += len(raws)
+        for raw in raws:
+            for item in filt.process(raw):
+                self._emit(item, rel_now, out)
+        notices = filt.poll(now)
+        for item in notices:
+            self._emit(item, rel_now, out)
+        out.extend(referee.tick(rel_now))
+        if raws or notices:
+            self.switches = filt.status()
+        return out
+
+    def _emit(
+        self,
+        item: Edge | OperatorEdge | SwitchStuck | SwitchFreed,
+        rel_now: int,
+        out: list[FeedEvent],
+    ) -> None:
+        origin = self.origin_ns
+        if isinstance(item, Edge):
+            t = item.t_ns - origin
+            if t > rel_now:
+                self.stats.future_edges += 1
+                t = rel_now
+            edge = Edge(item.player, item.button, item.edge, t)
+            out.extend(self.referee.take(edge, rel_now))
+        elif isinstance(item, SwitchStuck):
+            out.append(SwitchStuck(item.control, item.since_ns - origin, item.t_ns - origin))
+        else:
+            out.append(dataclasses.replace(item, t_ns=item.t_ns - origin))
+
+    def next_wake_ns(self) -> int | None:
+        """The clock reading (absolute ns) at which the next pump could decide something
+        without a new edge: a held edge's release, a due spit, a debounce window or a
+        stuck switch. ``None``: nothing until an edge arrives."""
+        referee = self.referee
+        candidates: list[int] = []
+        release = referee.next_release_ns()
+        if release is not None:
+            candidates.append(release + self.origin_ns)
+        due = referee.game.spit_due_ns
+        if due is not None:
+            candidates.append(due + referee.window_ns + self.origin_ns)
+        deadline = self.filter.next_deadline_ns()
+        if deadline is not None:
+            candidates.append(deadline)
+        return min(candidates) if candidates else None
+
+
+class RefereeThread:
+    """Runs a :class:`RefereeFeed` on its own thread.
+
+    The thread blocks on the edge queue until an edge arrives or the feed's next wake
+    time comes, pumps, and passes any events to ``on_events`` (called on this thread:
+    keep it short, e.g. put them on a queue for the display). Only this thread touches
+    the referee and its game while it runs.
+    """
+
+    def __init__(
+        self,
+        feed: RefereeFeed,
+        on_events: Callable[[list[FeedEvent]], None] | None = None,
+        *,
+        idle_s: float = 0.1,
+        switch_interval_s: float | None = REFEREE_SWITCH_INTERVAL_S,
+        name: str = "referee",
+    ) -> None:
+        """``idle_s``: the longest wait (s) with nothing due, so :meth:`stop` is heard.
+        ``switch_interval_s``: Python's thread switch interval (s) while the thread runs
+        (process-wide; restored by :meth:`stop`); ``None`` leaves it alone."""
+        self.feed = feed
+        self.outbox: queue.SimpleQueue[list[FeedEvent]] = queue.SimpleQueue()
+        self._on_events = on_events if on_events is not None else self.outbox.put
+        self._idle_s = idle_s
+        self._switch_interval_s = switch_interval_s
+        self._previous_interval_s: float | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.error: BaseException | None = None
+        """The exception that ended the thread, if one did."""
+
+    def start(self) -> None:
+        if self._switch_interval_s is not None:
+            self._previous_interval_s = sys.getswitchinterval()
+            sys.setswitchinterval(min(self._previous_interval_s, self._switch_interval_s))
+        self._thread.start()
+
+    def stop(self, timeout_s: float = 2.0) -> None:
+        """Ask the thread to finish and wait for it (at most ``timeout_s``)."""
+        self._stop.set()
+        self.feed.edges.wake()
+        self._thread.join(timeout_s)
+        if self._previous_interval_s is not None:
+            sys.setswitchinterval(self._previous_interval_s)
+            self._previous_interval_s = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        feed = self.feed
+        clock = feed.clock
+        try:
+            while not self._stop.is_set():
+                wake = feed.next_wake_ns()
+                if wake is None:
+                    timeout = self._idle_s
+                else:
+                    timeout = min(self._idle_s, max(0.0, (wake - clock()) / 1e9))
+                events = feed.pump(timeout if timeout > 0 else 0.0)
+                if events:
+                    self._on_events(events)
+        except BaseException as exc:  # reported to the main loop, which decides
+            self.error = exc
+            raise

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from cabinet.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
+    PARAMETERS,
     CatalogError,
     UnknownLanguageError,
     catalog_problems,
@@ -190,3 +192,13 @@ def test_a_catalog_for_another_language_is_refused(
         parse_catalog(raw_catalogs["it"], "en", where="en.json")
     with pytest.raises(UnknownLanguageError):
         parse_catalog(raw_catalogs["it"], "de", where="de.json")
+
+
+def test_the_languages_page_lists_every_key_and_parameter(catalogs: dict[str, Catalog]) -> None:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "languages.md").read_text(
+        encoding="utf-8"
+    )
+    for key in catalogs["en"].messages:
+        assert f"`{key}`" in page, key
+    for name in PARAMETERS:
+        assert f"`{name}`" in page, name

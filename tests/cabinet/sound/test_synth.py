@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import wave
+from pathlib import Path
 
 import pytest
 
 from cabinet.sound import EFFECTS, effect_duration_s, render, rms
+from cabinet.sound.__main__ import write_wavs
 from cabinet.sound.synth import PEAK
 
 RATE_HZ = 22_050
@@ -69,3 +72,11 @@ def test_rms() -> None:
     assert rms(array("h")) == 0.0
     assert rms(array("h", [0] * 100)) == 0.0
     assert rms(array("h", [16384, -16384] * 50)) == pytest.approx(0.5)
+
+
+def test_effects_can_be_written_as_wav_files_to_listen_to(tmp_path: Path) -> None:
+    written = write_wavs(tmp_path, RATE_HZ)
+    assert [path.stem for path in written] == list(EFFECTS)
+    with wave.open(str(tmp_path / "spit.wav"), "rb") as spit:
+        assert (spit.getnchannels(), spit.getsampwidth(), spit.getframerate()) == (1, 2, RATE_HZ)
+        assert spit.readframes(spit.getnframes()) == render("spit", RATE_HZ).tobytes()

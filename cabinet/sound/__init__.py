@@ -1,0 +1,34 @@
+"""The cabinet's sound effects: synthesized at start-up, played by a :class:`SoundBoard`.
+
+>>> from cabinet.sound import SoundBoard
+>>> board = SoundBoard.open(volume_percent=70, attract_sound=False)
+>>> board.play("select")  # in a game: True (heard) if there is an audio device
+>>> board.play("play", in_attract=True)  # in the attract demo: heard if attract sound is on
+
+See docs/sound.md.
+"""
+
+from __future__ import annotations
+
+from cabinet.sound.board import (
+    PlayedEffect,
+    SoundBoard,
+    SoundError,
+    UnknownEffectError,
+    VolumeError,
+    gain_for_volume,
+)
+from cabinet.sound.synth import EFFECTS, effect_duration_s, render, rms
+
+__all__ = [
+    "EFFECTS",
+    "PlayedEffect",
+    "SoundBoard",
+    "SoundError",
+    "UnknownEffectError",
+    "VolumeError",
+    "effect_duration_s",
+    "gain_for_volume",
+    "render",
+    "rms",
+]

@@ -1,0 +1,56 @@
+"""Shared fixtures for the language tests: the shipped catalogs as raw JSON and parsed."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cabinet.i18n import LANGUAGES, load_catalog
+from cabinet.i18n.catalog import Catalog
+
+CATALOG_DIR = Path(__file__).resolve().parents[3] / "cabinet" / "i18n" / "catalog"
+
+SAMPLE_PARAMS: dict[str, list[object]] = {
+    "player": [1, 2],
+    "count": [0, 1, 2, 5, 21, 52],
+    "seconds": [1, 2, 10],
+    "ms": [0.4, 12.3, 250.0],
+    "score0": [0, 2],
+    "score1": [1, 3],
+    "n": [1, 2, 3, 4, 5],
+    "button": ["Slot 4"],
+}
+"""Values every message is rendered with: every plural category and exact form is reached."""
+
+
+@pytest.fixture
+def raw_catalogs() -> dict[str, dict[str, Any]]:
+    """Each language's catalog file, decoded, as a fresh copy a test may change."""
+    return {
+        language: copy.deepcopy(
+            json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
+        )
+        for language in LANGUAGES
+    }
+
+
+@pytest.fixture(scope="session")
+def catalogs() -> dict[str, Catalog]:
+    """The shipped catalogs, parsed."""
+    return {language: load_catalog(language) for language in LANGUAGES}
+
+
+def param_combinations(params: frozenset[str]) -> list[dict[str, object]]:
+    """For a message's parameters, one dict per sample value of each (not the full product:
+    the other parameters keep their first sample), so every sample is shown once."""
+    names = sorted(params)
+    base = {name: SAMPLE_PARAMS[name][0] for name in names}
+    combos = [dict(base)]
+    for name in names:
+        for value in SAMPLE_PARAMS[name][1:]:
+            combos.append({**base, name: value})
+    return combos

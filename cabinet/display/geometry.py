@@ -324,7 +324,7 @@ def _upright(width: int, height: int, table: Box) -> _Table:
     counts = tuple(Placed(Box(p.x, p.bottom + g, cw, count_h), 0) for p in piles)
     msg = Placed(Box(px - sep // 2, y0, centre_w + sep - sep % 2, lh + g + mh), 0)
     banner_y = deck_y + ch + 2 * g
-    banner = Placed(Box(x1, banner_y, width - 2 * margin, max(lh, table.bottom - g - banner_y)), 0)
+    banner = Placed(Box(x1, banner_y, width - 2 * margin, max(1, table.bottom - g - banner_y)), 0)
     return _Table(
         card_w=cw,
         card_h=ch,

@@ -226,7 +226,9 @@ class Renderer:
             for s in range(4):
                 if pv.selected == s:
                     box = pg.highlights[s]
-                    paints.append((DrawItem("highlight", box, p, s), self._frame_surface(box)))
+                    paints.append(
+                        (DrawItem("highlight", box, p, s, rotation=rot), self._frame_surface(box))
+                    )
                 key = (p, s)
                 card = frame.slots[key] if key in frame.slots else pv.layout[s]
                 self._card(paints, "slot", p, s, card, pg.slots[s], rot)

@@ -53,6 +53,7 @@ class TextCache:
         if font is None:
             try:
                 font = pygame.font.Font(self.font_path, size)
+                font.size("Ag")  # some broken files load, then fail on first use
             except (OSError, pygame.error) as exc:
                 raise FontFileError(f"cannot load font {self.font_path!r}: {exc}") from exc
             font.bold = self.bold and self.font_path is None

@@ -18,6 +18,7 @@ the time the screen next changes by itself.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,6 +136,10 @@ class Renderer:
             False: self._paint_background(mats=False),
         }
         self._background = self._backgrounds[True]
+        # In cocktail the attract text sits where the countdown goes: the text wins.
+        self._banners_hide_messages = any(
+            b.box.intersects(m.box) for b in self.geometry.banners for m in self.geometry.messages
+        )
         self._last: list[DrawItem] = []
         self._full = True
         self.wake_ns: int | None = None
@@ -185,7 +190,10 @@ class Renderer:
         if isinstance(view, TableView):
             self._table(paints, view, now_ns)
         elif isinstance(view, AttractView):
-            self._table(paints, view.table, now_ns)
+            table = view.table
+            if self._banners_hide_messages and table.countdown is not None:
+                table = dataclasses.replace(table, countdown=None)
+            self._table(paints, table, now_ns)
             self._attract(paints, view, now_ns)
         elif isinstance(view, JoinView):
             self._join(paints, view)

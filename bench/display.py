@@ -121,7 +121,9 @@ def frame_times(
     }
 
 
-def cpu_use(screen: pygame.Surface, records: list[MatchRecord], seconds: float) -> dict[str, object]:
+def cpu_use(
+    screen: pygame.Surface, records: list[MatchRecord], seconds: float
+) -> dict[str, object]:
     """Attract in real time at 60 fps, sleeping between frames: share of one core used."""
     renderer = Renderer(screen, Orientation.UPRIGHT, lights_strip=True)
     scene = Scene(renderer, records, attract=True)

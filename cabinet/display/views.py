@@ -1,0 +1,171 @@
+"""What each screen shows, as plain frozen values the flow builds and the renderer draws.
+
+Every string in a view is already translated: the display never looks text up, it only
+draws it. Players, slots and piles are 0-based (player 0 is the rules' player 1).
+
+Screens: :class:`TableView` (a game in play), :class:`AttractView` (the CPU demo with the
+prompt and a how-to card), :class:`JoinView` and :class:`GameOverView`. Each carries the
+light strip's :class:`~firmware_bridge.lights.LightState` (or ``None`` when no strip is
+drawn). :func:`table_view` builds a :class:`TableView` straight from a referee.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from firmware_bridge.lights import LightState
+from game.cards import Card
+from game.referee import Referee
+
+SLOTS = 4
+
+
+class ViewError(ValueError):
+    """A view was built with values the display cannot show (wrong counts, bad indexes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTable:
+    """One player's side of a game in play."""
+
+    label: str
+    """Name / status line, e.g. ``"PLAYER 1"`` or ``"CPU"``."""
+    layout: tuple[Card | None, ...]
+    """The four layout slots, slot 1 first; ``None`` for an empty slot."""
+    deck_size: int
+    """Cards left in the deck (drawn on the deck)."""
+    selected: int | None = None
+    """The selected slot (0-3), or ``None``."""
+    stuck: bool = False
+    """R11: no layout card fits either pile (shows the STUCK badge)."""
+    warning: str | None = None
+    """A stuck-switch warning for this player's buttons (e.g. a button held down for
+    minutes), shown on their message line; ``None`` for none."""
+
+    def __post_init__(self) -> None:
+        if len(self.layout) != SLOTS:
+            raise ViewError(f"a layout has {SLOTS} slots, got {len(self.layout)}")
+        if self.selected is not None and not 0 <= self.selected < SLOTS:
+            raise ViewError(f"selected slot must be 0..3 or None, got {self.selected!r}")
+        if self.deck_size < 0:
+            raise ViewError(f"deck size cannot be negative, got {self.deck_size}")
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A game in play: both players' sides, the piles, and the countdown if one runs."""
+
+    players: tuple[PlayerTable, PlayerTable]
+    pile_tops: tuple[Card | None, Card | None]
+    pile_sizes: tuple[int, int]
+    stuck_text: str
+    """The STUCK badge's text, translated."""
+    countdown: str | None = None
+    """R11's "ready… spit!" (or the start's), shown in the middle; ``None`` when none runs."""
+    lights: LightState | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 2 or len(self.pile_tops) != 2 or len(self.pile_sizes) != 2:
+            raise ViewError("a table has two players and two piles")
+
+
+@dataclass(frozen=True, slots=True)
+class AttractView:
+    """The attract screen: a CPU-vs-CPU game with the prompt and a how-to-play card."""
+
+    table: TableView
+    prompt: str
+    """E.g. "Press any button"; the renderer blinks it (0.6 s on, 0.4 s off)."""
+    howto: str
+    """The current how-to-play card's text; newlines are kept, long lines wrapped."""
+
+    @property
+    def lights(self) -> LightState | None:
+        return self.table.lights
+
+
+@dataclass(frozen=True, slots=True)
+class JoinPlayer:
+    """One player's panel while players join."""
+
+    title: str
+    """E.g. "PLAYER 1"."""
+    status: str
+    """E.g. "Press any button to join" or "Ready!"."""
+    joined: bool
+
+
+@dataclass(frozen=True, slots=True)
+class JoinView:
+    """Players joining: a panel each, and a shared line (e.g. "CPU joins in 5")."""
+
+    players: tuple[JoinPlayer, JoinPlayer]
+    footer: str | None = None
+    lights: LightState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """One player's panel at game over: a title and lines of figures, already formatted."""
+
+    title: str
+    lines: tuple[str, ...]
+    """E.g. ("Cards left: 0", "Plays: 42", "Fastest play: 312 ms")."""
+    winner: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverView:
+    """Game over: the winner, each player's figures, and the match score when the match
+    is longer than one game."""
+
+    headline: str
+    """E.g. "Player 1 wins!" or "Draw"."""
+    players: tuple[PlayerSummary, PlayerSummary]
+    match_line: str | None = None
+    """E.g. "Match: 2 – 1"; ``None`` for a single game."""
+    lights: LightState | None = None
+
+
+View = TableView | AttractView | JoinView | GameOverView
+
+
+@dataclass(frozen=True, slots=True)
+class TableLabels:
+    """The translated strings a table needs: the two players' names and the STUCK badge."""
+
+    names: tuple[str, str]
+    stuck: str
+
+
+def table_view(
+    referee: Referee,
+    labels: TableLabels,
+    *,
+    countdown: str | None = None,
+    warnings: tuple[str | None, str | None] = (None, None),
+    lights: LightState | None = None,
+) -> TableView:
+    """The table as the referee has decided it so far: layouts, piles, decks, selections
+    and stuck flags, with the flow's translated ``labels``, ``countdown`` text (or
+    ``None``) and per-player stuck-switch ``warnings``."""
+    game = referee.game
+    players = tuple(
+        PlayerTable(
+            label=labels.names[p],
+            layout=game.layout(p),
+            deck_size=game.deck_size(p),
+            selected=referee.selected(p),
+            stuck=game.is_stuck(p),
+            warning=warnings[p],
+        )
+        for p in (0, 1)
+    )
+    return TableView(
+        players=(players[0], players[1]),
+        pile_tops=(game.pile_top(0), game.pile_top(1)),
+        pile_sizes=(game.pile_size(0), game.pile_size(1)),
+        stuck_text=labels.stuck,
+        countdown=countdown,
+        lights=lights,
+    )

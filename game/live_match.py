@@ -170,7 +170,7 @@ class LiveMatch:
                             heapq.heappush(self._pending, (press.t_ns, self._seq, press))
                             self._seq += 1
 
-    def _absorb(self, new: list[Event], t: int) -> None:
+    def _absorb(self, new: Sequence[Event], t: int) -> None:
         self._now = max(self._now, t)
         if not new:
             return

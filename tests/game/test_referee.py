@@ -70,7 +70,7 @@ def test_r10_exact_ties_alternate_from_a_coin_toss() -> None:
         ref.take(Edge.press(1, S1, 0), 0)
         ref.take(Edge.press(0, P1, 5 * MS), 5 * MS)
         events = ref.take(Edge.press(1, P1, 5 * MS), 5 * MS)
-        events += ref.tick(10 * MS)
+        events += ref.tick(5 * MS + ref.window_ns)
         tie = [e for e in events if isinstance(e, Tie)]
         assert len(tie) == 1
         assert [e.player for e in played(events)] == [tie[0].first]

@@ -6,10 +6,11 @@ runs the edges through the :class:`~cabinet.inputs.debounce.SwitchFilter` and ha
 resulting game edge to :meth:`game.referee.Referee.take` at that reading, which stamps
 it ``delivered_ns`` and keeps it in ``referee.stats.edge_log`` for the match record.
 
-Times given to the referee are match-relative: ``t_ns - origin_ns``, where
-``origin_ns`` is the clock reading at which the game started (R5 at match time 0), as
-match records require. Everything the feed returns (referee events, operator edges,
-stuck-switch notices) is on that match clock too.
+The feed plays onto a *target*: a running game (:class:`game.live_match.LiveMatch`, or a
+bare referee through :class:`RefereeTarget`), or nothing between games. Times given to a
+game are match-relative (R5 at match time 0), as match records require, and so are the
+game's events; the input layer's own notices (player presses, operator edges, stuck
+switches) stay on the cabinet clock, since there may be no game to be relative to.
 
 Where it runs, measured in ``bench/races.py`` and explained in ``docs/input.md``:
 :class:`RefereeThread` runs the feed on its own thread, woken by each edge and by the
@@ -26,6 +27,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.debounce import (
@@ -46,8 +48,58 @@ REFEREE_SWITCH_INTERVAL_S = 0.0005
 at 0.5 ms edges reach the referee within about 2.5 ms under a 60 fps render load
 (p99.9, bench/README.md) instead of about 5 ms."""
 
-FeedEvent = Event | OperatorEdge | SwitchStuck | SwitchFreed
+
+@dataclass(frozen=True, slots=True)
+class PlayerPress:
+    """A player's debounced press, on the cabinet clock (absolute ns), reported whatever
+    the game is doing: the flow joins players and times idleness from these."""
+
+    player: int
+    edge: Edge
+
+
+FeedEvent = Event | OperatorEdge | SwitchStuck | SwitchFreed | PlayerPress
 """What a pump reports: the referee's events and the input layer's own notices."""
+
+
+class MatchTarget(Protocol):
+    """What the feed plays onto: anything that takes edges on the cabinet clock.
+    :class:`game.live_match.LiveMatch` is one; :class:`RefereeTarget` adapts a bare
+    referee."""
+
+    def take(self, edge: Edge, delivered_abs_ns: int) -> list[Event]: ...
+
+    def advance(self, now_abs_ns: int) -> list[Event]: ...
+
+    def next_wake_abs_ns(self) -> int | None: ...
+
+
+class RefereeTarget:
+    """A bare :class:`Referee` as a :class:`MatchTarget`: match time 0 is ``origin_ns``
+    on the cabinet clock."""
+
+    def __init__(self, referee: Referee, origin_ns: int) -> None:
+        self.referee = referee
+        self.origin_ns = origin_ns
+
+    def take(self, edge: Edge, delivered_abs_ns: int) -> list[Event]:
+        origin = self.origin_ns
+        moved = Edge(edge.player, edge.button, edge.edge, edge.t_ns - origin)
+        return self.referee.take(moved, delivered_abs_ns - origin)
+
+    def advance(self, now_abs_ns: int) -> list[Event]:
+        return self.referee.tick(now_abs_ns - self.origin_ns)
+
+    def next_wake_abs_ns(self) -> int | None:
+        referee = self.referee
+        candidates: list[int] = []
+        release = referee.next_release_ns()
+        if release is not None:
+            candidates.append(release)
+        due = referee.game.spit_due_ns
+        if due is not None:
+            candidates.append(due + referee.window_ns)
+        return min(candidates) + self.origin_ns if candidates else None
 
 
 @dataclass(slots=True)
@@ -62,49 +114,62 @@ class FeedStats:
 
 
 class RefereeFeed:
-    """Feeds one referee from one edge queue, through one switch filter."""
+    """Feeds one target (a game, or nothing between games) from one edge queue, through
+    one switch filter."""
 
     def __init__(
         self,
-        referee: Referee,
+        referee: Referee | None,
         edges: EdgeQueue,
         *,
         switch_filter: SwitchFilter | None = None,
         clock: Clock = monotonic_clock,
         origin_ns: int | None = None,
     ) -> None:
-        """``origin_ns``: the clock reading that is match time 0 (default: now)."""
-        self.referee = referee
+        """``referee``: a bare referee whose match time 0 is ``origin_ns`` on the clock
+        (default: now), or ``None`` to start with no game (see :meth:`play_onto`)."""
         self.edges = edges
         self.filter = switch_filter if switch_filter is not None else SwitchFilter()
         self.clock = clock
         self.origin_ns = clock() if origin_ns is None else origin_ns
+        self.referee = referee
+        self._target: MatchTarget | None = (
+            RefereeTarget(referee, self.origin_ns) if referee is not None else None
+        )
+        self._lock = threading.Lock()
         self.stats = FeedStats()
         self.switches: tuple[SwitchStatus, ...] = self.filter.status()
         """The latest snapshot of every control (replaced, never mutated: any thread
         may read it)."""
 
+    def play_onto(self, target: MatchTarget | None) -> None:
+        """From the next pump on, play edges onto ``target`` (``None``: no game; player
+        presses are still reported as :class:`PlayerPress`). Any thread may call it."""
+        with self._lock:
+            self._target = target
+        self.edges.wake()
+
     def pump(self, timeout_s: float = 0.0) -> list[FeedEvent]:
         """Take the queued edges (waiting up to ``timeout_s`` for the first), feed them
-        to the referee at the current clock reading and move the referee's clock there.
-        Returns what was decided, in order."""
+        to the target at the current clock reading and move the target's clock there.
+        Returns what was decided, in order, with the input layer's notices."""
         raws = self.edges.take(timeout_s)
         now = self.clock()
-        origin = self.origin_ns
-        rel_now = now - origin
-        referee = self.referee
         filt = self.filter
         out: list[FeedEvent] = []
         stats = self.stats
         stats.pumps += 1
         stats.raw_edges += len(raws)
-        for raw in raws:
-            for item in filt.process(raw):
-                self._emit(item, rel_now, out)
-        notices = filt.poll(now)
-        for item in notices:
-            self._emit(item, rel_now, out)
-        out.extend(referee.tick(rel_now))
+        with self._lock:
+            target = self._target
+            for raw in raws:
+                for item in filt.process(raw):
+                    self._emit(item, now, target, out)
+            notices = filt.poll(now)
+            for item in notices:
+                self._emit(item, now, target, out)
+            if target is not None:
+                out.extend(target.advance(now))
         if raws or notices:
             self.switches = filt.status()
         return out
@@ -112,34 +177,31 @@ class RefereeFeed:
     def _emit(
         self,
         item: Edge | OperatorEdge | SwitchStuck | SwitchFreed,
-        rel_now: int,
+        now: int,
+        target: MatchTarget | None,
         out: list[FeedEvent],
     ) -> None:
-        origin = self.origin_ns
         if isinstance(item, Edge):
-            t = item.t_ns - origin
-            if t > rel_now:
+            if item.t_ns > now:
                 self.stats.future_edges += 1
-                t = rel_now
-            edge = Edge(item.player, item.button, item.edge, t)
-            out.extend(self.referee.take(edge, rel_now))
-        elif isinstance(item, SwitchStuck):
-            out.append(SwitchStuck(item.control, item.since_ns - origin, item.t_ns - origin))
+                item = Edge(item.player, item.button, item.edge, now)
+            if item.is_press:
+                out.append(PlayerPress(item.player, item))
+            if target is not None:
+                out.extend(target.take(item, now))
         else:
-            out.append(dataclasses.replace(item, t_ns=item.t_ns - origin))
+            out.append(item)
 
     def next_wake_ns(self) -> int | None:
         """The clock reading (absolute ns) at which the next pump could decide something
-        without a new edge: a held edge's release, a due spit, a debounce window or a
-        stuck switch. ``None``: nothing until an edge arrives."""
-        referee = self.referee
+        without a new edge: a held edge's release, a due spit, a CPU's press, a debounce
+        window or a stuck switch. ``None``: nothing until an edge arrives."""
         candidates: list[int] = []
-        release = referee.next_release_ns()
-        if release is not None:
-            candidates.append(release + self.origin_ns)
-        due = referee.game.spit_due_ns
-        if due is not None:
-            candidates.append(due + referee.window_ns + self.origin_ns)
+        with self._lock:
+            target = self._target
+            wake = target.next_wake_abs_ns() if target is not None else None
+        if wake is not None:
+            candidates.append(wake)
         deadline = self.filter.next_deadline_ns()
         if deadline is not None:
             candidates.append(deadline)

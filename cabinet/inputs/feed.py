@@ -21,7 +21,6 @@ frames instead delays every edge by up to a whole frame.
 
 from __future__ import annotations
 
-import dataclasses
 import queue
 import sys
 import threading

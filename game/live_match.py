@@ -64,8 +64,9 @@ class LiveMatch:
     # -- the clock ------------------------------------------------------------------
 
     def to_match(self, abs_ns: int) -> int:
-        """A cabinet clock reading as match time."""
-        return abs_ns - self.start_abs_ns
+        """A cabinet clock reading as match time (0 until the start: the clock of a
+        match being readied waits at its start)."""
+        return max(0, abs_ns - self.start_abs_ns)
 
     def to_abs(self, match_ns: int) -> int:
         return match_ns + self.start_abs_ns
@@ -82,7 +83,7 @@ class LiveMatch:
         returns the events decided since the last call."""
         now = self.to_match(delivered_abs_ns)
         self._run_until(now)
-        moved = Edge(edge.player, edge.button, edge.edge, self.to_match(edge.t_ns))
+        moved = Edge(edge.player, edge.button, edge.edge, edge.t_ns - self.start_abs_ns)
         self._absorb(self.referee.take(moved, now), now)
         return self._drain()
 

@@ -1,0 +1,239 @@
+"""The cabinet's game flow: attract, join, ready, play, game over, as a state machine.
+
+The flow never reads a clock or touches hardware: the main loop passes ``now_ns`` (the
+cabinet clock, CLOCK_MONOTONIC) and the input layer's player presses in, and reads the
+phase, the running :class:`~game.live_match.LiveMatch` and the notices out. Tests drive it
+with a virtual clock through every state.
+
+- **attract**: a CPU-vs-CPU demo of the real game runs; any player button joins.
+- **join**: each player joins with any of their buttons; a player alone for
+  ``join_wait_s`` plays the CPU at the operator's level, if the operator allows it.
+- **ready**: "ready… spit!" for the rules' spit countdown, then the game starts (R5).
+- **play**: the game (R5–R13). No human press for ``idle_timeout_s`` abandons it.
+- **game over**: the result for ``game_over_s``; then the next game of a best-of match,
+  or back to attract.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.bots import level
+from game.events import Event, GameOver
+from game.live_match import LiveMatch
+from game.record import MatchRecord, result_of
+from game.rules import Rules
+
+S = 1_000_000_000
+
+
+class Phase(enum.Enum):
+    ATTRACT = "attract"
+    JOIN = "join"
+    READY = "ready"
+    PLAY = "play"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class FlowSettings:
+    """What the operator decides about the flow. Times in seconds."""
+
+    rules: Rules = field(default_factory=Rules)
+    cpu_allowed: bool = True
+    cpu_level: int = 3
+    join_wait_s: float = 8.0
+    """How long a player alone waits for an opponent before the CPU joins."""
+    idle_timeout_s: float = 60.0
+    """A game with no human press for this long ends and the cabinet returns to attract."""
+    game_over_s: float = 8.0
+    demo_levels: tuple[int, int] = (4, 5)
+    howto_s: float = 6.0
+    """How long each how-to-play card shows in attract."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished:
+    """A game ended (finished or abandoned): its record and summary, for the books."""
+
+    record: MatchRecord
+    summary: dict[str, Any]
+    players: tuple[str, str]
+    """``"human"`` or ``"cpu"`` per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseChanged:
+    phase: Phase
+    t_ns: int
+
+
+Notice = GameFinished | PhaseChanged
+
+
+class Flow:
+    """The state machine. ``seed`` makes the demo and every game's deal reproducible."""
+
+    def __init__(self, settings: FlowSettings, seed: int, now_ns: int) -> None:
+        self.settings = settings
+        self._rng = random.Random(seed)
+        self.phase = Phase.ATTRACT
+        self.phase_since_ns = now_ns
+        self.joined: list[bool] = [False, False]
+        self.cpu_seat: int | None = None
+        """The seat the CPU plays in this match, if any."""
+        self.match: LiveMatch | None = None
+        """The game being readied, played or just over; ``None`` in attract and join."""
+        self.scores = [0, 0]
+        self.last_summary: dict[str, Any] | None = None
+        self._last_human_ns = now_ns
+        self._notices: list[Notice] = []
+        self.demo = self._new_demo(now_ns)
+
+    # -- inputs --------------------------------------------------------------------
+
+    def press(self, player: int, now_ns: int) -> None:
+        """A player pressed one of their buttons (any phase)."""
+        self._last_human_ns = now_ns
+        if self.phase is Phase.ATTRACT:
+            self.joined = [False, False]
+            self.joined[player] = True
+            self._enter(Phase.JOIN, now_ns)
+        elif self.phase is Phase.JOIN and not self.joined[player]:
+            self.joined[player] = True
+            self.cpu_seat = None
+            self._start_game(now_ns)
+
+    def match_events(self, events: list[Event], now_ns: int) -> None:
+        """Events of the running game (from whoever drives it)."""
+        if self.phase is Phase.PLAY and any(isinstance(e, GameOver) for e in events):
+            self._finish(now_ns)
+
+    def update(self, now_ns: int) -> list[Notice]:
+        """Move the flow's clock to ``now_ns``: timeouts, the demo, the countdown.
+        Returns what happened since the last call."""
+        s = self.settings
+        elapsed = now_ns - self.phase_since_ns
+        if self.phase is Phase.ATTRACT:
+            if self.demo.over and now_ns - self._demo_over_ns(now_ns) > 3 * S:
+                self.demo = self._new_demo(now_ns)
+        elif self.phase is Phase.JOIN:
+            if elapsed >= s.join_wait_s * S and s.cpu_allowed:
+                self.cpu_seat = 1 if self.joined[0] else 0
+                self._start_game(now_ns)
+            elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
+                self._to_attract(now_ns)
+        elif self.phase is Phase.READY:
+            assert self.match is not None
+            if now_ns >= self.match.start_abs_ns:
+                self._enter(Phase.PLAY, now_ns)
+        elif self.phase is Phase.PLAY:
+            assert self.match is not None
+            if self.match.over:
+                self._finish(now_ns)
+            elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
+                self.abandon(now_ns)
+        elif self.phase is Phase.GAME_OVER and elapsed >= s.game_over_s * S:
+            if self.match_decided:
+                self._to_attract(now_ns)
+            else:
+                self._start_game(now_ns)
+        notices, self._notices = self._notices, []
+        return notices
+
+    def abandon(self, now_ns: int) -> None:
+        """Stop a game being readied or played (idle, or the service menu opened): it is
+        recorded as abandoned, and the cabinet goes back to attract."""
+        if self.match is not None and self.phase in (Phase.READY, Phase.PLAY):
+            self.match.abandon(max(now_ns, self.match.start_abs_ns))
+            self._record(self.match)
+        self._to_attract(now_ns)
+
+    # -- queries -------------------------------------------------------------------
+
+    @property
+    def seat_kinds(self) -> tuple[str, str]:
+        """``"human"`` or ``"cpu"`` for each seat of the current match."""
+        return (
+            "cpu" if self.cpu_seat == 0 else "human",
+            "cpu" if self.cpu_seat == 1 else "human",
+        )
+
+    @property
+    def match_decided(self) -> bool:
+        """Whether someone has won the best-of match (a draw wins nobody a game)."""
+        needed = self.settings.rules.best_of // 2 + 1
+        return max(self.scores) >= needed
+
+    def countdown_left_ns(self, now_ns: int) -> int | None:
+        """Time left of "ready… spit!" before the game starts, while readying."""
+        if self.phase is Phase.READY and self.match is not None:
+            return max(0, self.match.start_abs_ns - now_ns)
+        return None
+
+    def join_cpu_in_s(self, now_ns: int) -> int | None:
+        """Whole seconds until the CPU joins a lone player, or ``None``."""
+        if self.phase is not Phase.JOIN or not self.settings.cpu_allowed:
+            return None
+        left = self.settings.join_wait_s * S - (now_ns - self.phase_since_ns)
+        return max(0, -(-int(left) // S))
+
+    def howto_index(self, now_ns: int, cards: int) -> int:
+        """Which how-to-play card attract shows now."""
+        return int((now_ns - self.phase_since_ns) // int(self.settings.howto_s * S)) % cards
+
+    # -- internals -----------------------------------------------------------------
+
+    def _enter(self, phase: Phase, now_ns: int) -> None:
+        self.phase = phase
+        self.phase_since_ns = now_ns
+        self._notices.append(PhaseChanged(phase, now_ns))
+
+    def _to_attract(self, now_ns: int) -> None:
+        self.match = None
+        self.scores = [0, 0]
+        self.joined = [False, False]
+        self.cpu_seat = None
+        self.demo = self._new_demo(now_ns)
+        self._enter(Phase.ATTRACT, now_ns)
+
+    def _start_game(self, now_ns: int) -> None:
+        s = self.settings
+        levels = [None, None]
+        if self.cpu_seat is not None:
+            levels[self.cpu_seat] = level(s.cpu_level)
+        start = now_ns + s.rules.spit_delay_ns
+        self.match = LiveMatch(s.rules, self._rng.randrange(2**32), levels, start)
+        self._last_human_ns = now_ns
+        self._enter(Phase.READY, now_ns)
+
+    def _finish(self, now_ns: int) -> None:
+        match = self.match
+        assert match is not None
+        outcome = match.game.outcome
+        if outcome is not None and outcome.winner is not None:
+            self.scores[outcome.winner] += 1
+        self._record(match)
+        self._enter(Phase.GAME_OVER, now_ns)
+
+    def _record(self, match: LiveMatch) -> None:
+        summary = match.summary()
+        self.last_summary = summary
+        players = self.seat_kinds
+        record = match.record().with_result(result_of(summary))
+        self._notices.append(GameFinished(record, summary, players))
+
+    def _new_demo(self, now_ns: int) -> LiveMatch:
+        a, b = self.settings.demo_levels
+        self._demo_started_ns = now_ns
+        self._demo_end_ns: int | None = None
+        seed = self._rng.randrange(2**32)
+        return LiveMatch(self.settings.rules, seed, (level(a), level(b)), now_ns)
+
+    def _demo_over_ns(self, now_ns: int) -> int:
+        if self._demo_end_ns is None:
+            self._demo_end_ns = now_ns
+        return self._demo_end_ns

@@ -1,0 +1,160 @@
+"""The game flow through every state, on a virtual clock."""
+
+from __future__ import annotations
+
+import random
+
+from cabinet.flow import Flow, FlowSettings, GameFinished, Phase, PhaseChanged, S
+from game.bots import level
+from game.cpu_seat import CpuSeat
+from game.edges import Button, Edge
+from game.live_match import LiveMatch
+from game.record import replay, result_of
+from game.rules import MS, Rules
+
+T0 = 1_000 * S
+
+
+class Person:
+    """A simulated person at seat ``player``: a CPU seat's choices, pressed through the
+    match's human path (``LiveMatch.take``) and reported to the flow as presses."""
+
+    def __init__(self, player: int, match: LiveMatch) -> None:
+        self.seat = CpuSeat(player, level(4), random.Random(player), ace_wraps=True)
+        self.match = match
+        self.pending: list[Edge] = []
+
+    def act(self, flow: Flow, t: int) -> None:
+        game = self.match.game
+        look = self.seat.look_at
+        if not self.pending and look is not None and self.match.to_abs(look) <= t:
+            presses = self.seat.look(game, self.match.to_match(t))
+            if presses:
+                self.pending = [
+                    Edge(e.player, e.button, e.edge, self.match.to_abs(e.t_ns)) for e in presses
+                ]
+        while self.pending and self.pending[0].t_ns <= t:
+            edge = self.pending.pop(0)
+            events = self.match.take(edge, t)
+            self.seat.observe(events, self.match.to_match(t))
+            flow.match_events(events, t)
+            flow.press(edge.player, t)
+
+
+def run(
+    flow: Flow, start: int, end: int, step: int = 16 * MS, people: bool = False
+) -> list[object]:
+    """Advance the flow (and its running game, as the referee thread would) to ``end``;
+    with ``people``, simulated people play the human seats."""
+    notices: list[object] = []
+    t = start
+    persons: list[Person] = []
+    while t < end:
+        t = min(t + step, end)
+        match = flow.match
+        if flow.phase is Phase.ATTRACT:
+            flow.demo.advance(t)
+        elif match is not None and flow.phase is Phase.PLAY:
+            if people and (not persons or persons[0].match is not match):
+                persons = [Person(p, match) for p in match.humans]
+            for person in persons:
+                person.act(flow, t)
+            events = match.advance(t)
+            for person in persons:
+                person.seat.observe(events, match.to_match(t))
+            flow.match_events(events, t)
+        notices += flow.update(t)
+    return notices
+
+
+def phases(notices: list[object]) -> list[Phase]:
+    return [n.phase for n in notices if isinstance(n, PhaseChanged)]
+
+
+def test_attract_runs_a_demo_that_restarts() -> None:
+    flow = Flow(FlowSettings(), seed=1, now_ns=T0)
+    first = flow.demo
+    run(flow, T0, T0 + 600 * S, step=100 * MS)
+    assert flow.phase is Phase.ATTRACT
+    assert flow.demo is not first  # the demo game ended and a new one began
+
+
+def test_a_lone_player_plays_the_cpu_after_the_wait() -> None:
+    settings = FlowSettings(cpu_level=5, join_wait_s=5)
+    flow = Flow(settings, seed=2, now_ns=T0)
+    flow.press(1, T0 + S)
+    assert flow.phase is Phase.JOIN
+    assert flow.join_cpu_in_s(T0 + 2 * S) == 4
+    notices = run(flow, T0 + S, T0 + 6 * S + MS)
+    assert phases(notices) == [Phase.JOIN, Phase.READY]
+    assert flow.cpu_seat == 0 and flow.seat_kinds == ("cpu", "human")
+    ready_at = flow.phase_since_ns
+    assert T0 + 6 * S <= ready_at <= T0 + 6 * S + MS
+    assert flow.countdown_left_ns(ready_at + MS) == settings.rules.spit_delay_ns - MS
+
+
+def test_two_players_join_ready_play_and_abandon_when_idle() -> None:
+    settings = FlowSettings(idle_timeout_s=30)
+    flow = Flow(settings, seed=3, now_ns=T0)
+    flow.press(0, T0)
+    flow.press(1, T0 + S)
+    assert flow.phase is Phase.READY and flow.cpu_seat is None
+    notices = run(flow, T0 + S, T0 + 40 * S)
+    assert phases(notices) == [Phase.JOIN, Phase.READY, Phase.PLAY, Phase.ATTRACT]
+    finished = [n for n in notices if isinstance(n, GameFinished)]
+    assert len(finished) == 1
+    assert finished[0].summary["termination"] == "abandoned"
+    assert finished[0].players == ("human", "human")
+
+
+def test_join_times_out_to_attract_without_the_cpu() -> None:
+    flow = Flow(FlowSettings(cpu_allowed=False, idle_timeout_s=20), seed=4, now_ns=T0)
+    flow.press(0, T0)
+    notices = run(flow, T0, T0 + 21 * S, step=S)
+    assert phases(notices) == [Phase.JOIN, Phase.ATTRACT]
+    assert flow.join_cpu_in_s(T0) is None
+
+
+def test_a_best_of_3_match_plays_games_until_decided_and_records_each() -> None:
+    settings = FlowSettings(rules=Rules(best_of=3), cpu_level=2, join_wait_s=1, game_over_s=2)
+    flow = Flow(settings, seed=5, now_ns=T0)
+    flow.press(0, T0)
+    notices = run(flow, T0, T0 + 600 * S, step=20 * MS, people=True)
+    games = [n for n in notices if isinstance(n, GameFinished)]
+    assert 2 <= len(games) <= 3 or any(g.summary["draw"] for g in games)
+    assert phases(notices)[-1] is Phase.ATTRACT
+    wins = [g.summary["winner"] for g in games]
+    assert max(wins.count(0), wins.count(1)) == 2
+    for game in games:  # every record replays to its result
+        assert result_of(replay(game.record).summary()) == result_of(game.summary)
+
+
+def test_a_human_press_through_the_match_keeps_the_game_alive() -> None:
+    settings = FlowSettings(idle_timeout_s=5)
+    flow = Flow(settings, seed=6, now_ns=T0)
+    flow.press(0, T0)
+    flow.press(1, T0)
+    match = flow.match
+    assert match is not None
+    t = match.start_abs_ns + S
+    run(flow, T0, t)
+    for _ in range(8):  # 8 s of play, longer than the idle timeout, one press a second
+        match.take(Edge.press(0, Button.SLOT1, t - MS), t)
+        flow.press(0, t)
+        run(flow, t, t + S)
+        t += S
+    assert flow.phase is Phase.PLAY
+    assert match.referee.stats.edges == 8
+
+
+def test_abandon_from_the_service_menu_is_recorded() -> None:
+    flow = Flow(FlowSettings(), seed=7, now_ns=T0)
+    flow.press(0, T0)
+    flow.press(1, T0)
+    run(flow, T0, T0 + 5 * S)
+    flow.abandon(T0 + 5 * S)
+    notices = flow.update(T0 + 5 * S)
+    assert flow.phase is Phase.ATTRACT
+    assert [n.summary["termination"] for n in notices if isinstance(n, GameFinished)] == [
+        "abandoned"
+    ]

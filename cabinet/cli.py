@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 #: The command modules, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
+    "cabinet.commands.run",
     "cabinet.commands.simulate",
     "cabinet.commands.replay",
     "cabinet.commands.wiring",
@@ -34,11 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    func = getattr(args, "func", None)
-    if func is None:
-        parser.print_help()
-        return 0
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0].startswith("-") and words[0] not in ("-h", "--help")):
+        words.insert(0, "run")  # no command: run the cabinet
+    args = parser.parse_args(words)
+    func = args.func
     try:
         status: int = func(args)
     except KeyboardInterrupt:

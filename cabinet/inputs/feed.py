@@ -141,6 +141,11 @@ class RefereeFeed:
         """The latest snapshot of every control (replaced, never mutated: any thread
         may read it)."""
 
+    def hold(self) -> threading.Lock:
+        """The lock the feed holds while it plays onto its target: hold it (``with
+        feed.hold():``) to read the game from another thread between two plays."""
+        return self._lock
+
     def play_onto(self, target: MatchTarget | None) -> None:
         """From the next pump on, play edges onto ``target`` (``None``: no game; player
         presses are still reported as :class:`PlayerPress`). Any thread may call it."""

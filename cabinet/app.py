@@ -1,0 +1,427 @@
+"""The cabinet's main loop: input, flow, display, lights and sound, once a frame.
+
+Threads: the input backend's callbacks put edges on a queue; the *referee thread*
+(:class:`~cabinet.inputs.feed.RefereeThread`) takes them as they arrive, debounces them
+and plays them onto the running game (a :class:`~game.live_match.LiveMatch`, which also
+makes the CPU's presses), so an edge reaches the referee within a millisecond or two even
+while a frame renders (``docs/input.md``). The main thread runs the flow, draws, and
+drives the lights and sound from the events the referee thread hands over. It reads the
+game only while holding the feed's lock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+from cabinet.display.geometry import Orientation
+from cabinet.display.renderer import Renderer
+from cabinet.display.views import (
+    AttractView,
+    GameOverView,
+    JoinPlayer,
+    JoinView,
+    PlayerSummary,
+    TableLabels,
+    TableView,
+    View,
+    table_view,
+)
+from cabinet.flow import Flow, FlowSettings, GameFinished, Phase
+from cabinet.i18n import Translator, font_path
+from cabinet.inputs.controls import SERVICE, TEST, control_name
+from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
+from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.feed import FeedEvent, PlayerPress, RefereeFeed, RefereeThread
+from cabinet.light_show import lights_for
+from cabinet.sound import SoundBoard
+from firmware_bridge.lights import LightState
+from firmware_bridge.link import LightLink
+from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
+from game.events import Started as GameStarted
+from game.rules import MS
+
+log = logging.getLogger(__name__)
+
+FRAME_NS = 16_666_667
+"""60 frames a second."""
+
+HOWTO_CARDS = 4
+
+
+class LightsOutput:
+    """Where the light states go. This one keeps them for the on-screen strip (no board);
+    :class:`BoardLights` sends them to the LED board."""
+
+    on_screen = True
+
+    def __init__(self) -> None:
+        self.state = LightState.all_off()
+
+    def show(self, state: LightState) -> None:
+        self.state = state
+
+
+class BoardLights(LightsOutput):
+    """The LED board over its serial link (which sends only changes, plus heartbeats)."""
+
+    on_screen = False
+
+    def __init__(self, link: LightLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def show(self, state: LightState) -> None:
+        if state != self.state:
+            self.state = state
+            self.link.show(state)
+
+
+class RecordSink:
+    """Where finished games go (the books). The default keeps the last few in memory."""
+
+    def __init__(self, keep: int = 50) -> None:
+        self.keep = keep
+        self.games: list[GameFinished] = []
+
+    def add(self, game: GameFinished) -> None:
+        self.games.append(game)
+        del self.games[: -self.keep]
+
+
+@dataclass(slots=True)
+class AppSettings:
+    """The cabinet's settings as the main loop uses them."""
+
+    flow: FlowSettings = field(default_factory=FlowSettings)
+    language: str = "en"
+    orientation: Orientation = Orientation.UPRIGHT
+    volume_percent: int = 80
+    attract_sound: bool = False
+    hints: bool = False
+    brightness_percent: int = 100
+
+
+class CabinetApp:
+    """One cabinet: call :meth:`step` once a frame with the clock's reading."""
+
+    def __init__(
+        self,
+        screen: pygame.Surface,
+        edges: EdgeQueue,
+        settings: AppSettings,
+        *,
+        clock: Callable[[], int] = time.monotonic_ns,
+        sounds: SoundBoard | None = None,
+        lights: LightsOutput | None = None,
+        records: RecordSink | None = None,
+        seed: int | None = None,
+        threaded: bool = True,
+        pump_input: Callable[[], None] | None = None,
+    ) -> None:
+        """``threaded``: run the referee on its own thread (the cabinet); ``False`` pumps
+        it from :meth:`step` instead (tests with a virtual clock)."""
+        self.screen = screen
+        self.settings = settings
+        self.clock = clock
+        self.tr = Translator(settings.language)
+        self.sounds = sounds if sounds is not None else SoundBoard.silent()
+        self.lights = lights if lights is not None else LightsOutput()
+        self.records = records if records is not None else RecordSink()
+        self._pump_input = pump_input
+        now = clock()
+        self.flow = Flow(settings.flow, seed if seed is not None else now, now)
+        self.feed = RefereeFeed(None, edges, clock=clock, origin_ns=now)
+        self.thread: RefereeThread | None = RefereeThread(self.feed) if threaded else None
+        self.renderer = Renderer(
+            screen,
+            settings.orientation,
+            font_path(),
+            lights_strip=self.lights.on_screen,
+            beaten_text=lambda margin: self.tr.t("play.beaten_by", ms=margin / MS),
+        )
+        self._fed: object = None
+        self._warnings: dict[int, str] = {}
+        self._phase_seen = self.flow.phase
+        self._demo_seen = self.flow.demo
+        self.frames = 0
+        self.operator_presses: list[str] = []
+        """TEST / SERVICE presses seen (the service menu takes them over later)."""
+        self.on_test: Callable[[int], None] | None = None
+        """Called with the clock reading when TEST is pressed (opens the service menu)."""
+
+    # -- running -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.thread is not None:
+            self.thread.start()
+
+    def stop(self) -> None:
+        if self.thread is not None:
+            self.thread.stop()
+
+    def step(self, now: int) -> list[pygame.Rect]:
+        """One frame at clock reading ``now``: input, flow, lights, sound, drawing.
+        Returns the repainted rectangles."""
+        if self._pump_input is not None:
+            self._pump_input()
+        batches: Iterable[list[FeedEvent]]
+        if self.thread is None:
+            batches = [self.feed.pump()]
+        else:
+            if self.thread.error is not None:
+                raise RuntimeError("the referee thread stopped") from self.thread.error
+            batches = _drain(self.thread.outbox)
+        flow = self.flow
+        for batch in batches:
+            self._take(batch, now)
+        for notice in flow.update(now):
+            if isinstance(notice, GameFinished):
+                self.records.add(notice)
+        self._follow_flow()
+        if flow.phase is Phase.ATTRACT:
+            if flow.demo is not self._demo_seen:
+                self._demo_seen = flow.demo  # a new demo game: a new match clock
+                self.renderer.reset_animations()
+            self._game_events(flow.demo.advance(now), now, attract=True)
+        view = self._view(now)
+        self.lights.show(view.lights if view.lights is not None else LightState.all_off())
+        rects = self.renderer.draw(view, self._screen_clock(now))
+        self.frames += 1
+        return rects
+
+    # -- input and events --------------------------------------------------------------
+
+    def _take(self, batch: list[FeedEvent], now: int) -> None:
+        game_events: list[Event] = []
+        for item in batch:
+            if isinstance(item, PlayerPress):
+                self.flow.press(item.player, now)
+                self._follow_flow()
+            elif isinstance(item, OperatorEdge):
+                if item.pressed:
+                    self.operator_presses.append(control_name(item.control))
+                    if item.control == TEST and self.on_test is not None:
+                        self.on_test(now)
+                    elif item.control == SERVICE:
+                        log.info("SERVICE pressed")
+            elif isinstance(item, SwitchStuck):
+                if not isinstance(item.control, str):
+                    player, button = item.control
+                    self._warnings[player] = self.tr.t(
+                        "play.button_stuck", button=self._button_name(button.value)
+                    )
+            elif isinstance(item, SwitchFreed):
+                if not isinstance(item.control, str):
+                    self._warnings.pop(item.control[0], None)
+            else:
+                game_events.append(item)
+        if game_events:
+            self._game_events(game_events, now, attract=False)
+            self.flow.match_events(game_events, now)
+
+    def _button_name(self, button: str) -> str:
+        kind, number = button[:-1], int(button[-1])
+        return self.tr.t(f"button.{kind}", n=number)
+
+    def _game_events(self, events: list[Event], now: int, *, attract: bool) -> None:
+        if not events:
+            return
+        self.renderer.feed(events)
+        for event in events:
+            name = _sound_for(event)
+            if name is not None:
+                self.sounds.play(name, in_attract=attract)
+
+    def _follow_flow(self) -> None:
+        """Point the referee thread at the flow's current game, and reset the screen's
+        motions when the screen changes."""
+        flow = self.flow
+        target = flow.match if flow.phase in (Phase.READY, Phase.PLAY) else None
+        if target is not self._fed:
+            self._fed = target
+            self.feed.play_onto(target)
+        if flow.phase is not self._phase_seen:
+            if flow.phase in (Phase.ATTRACT, Phase.READY):
+                self.renderer.reset_animations()
+            if flow.phase is Phase.READY:
+                self.sounds.play("countdown")
+            self._phase_seen = flow.phase
+
+    # -- views -------------------------------------------------------------------------
+
+    def _screen_clock(self, now: int) -> int:
+        """The clock the screen's animations run on: the shown game's match clock."""
+        flow = self.flow
+        if flow.phase is Phase.ATTRACT:
+            return flow.demo.to_match(now)
+        if flow.match is not None:
+            return flow.match.to_match(now)
+        return 0
+
+    def _names(self) -> tuple[str, str]:
+        kinds = self.flow.seat_kinds
+        return (
+            self.tr.t("play.cpu") if kinds[0] == "cpu" else self.tr.t("play.player", player=1),
+            self.tr.t("play.cpu") if kinds[1] == "cpu" else self.tr.t("play.player", player=2),
+        )
+
+    def _view(self, now: int) -> View:
+        flow = self.flow
+        tr = self.tr
+        if flow.phase is Phase.ATTRACT:
+            demo = flow.demo
+            labels = TableLabels(
+                (
+                    tr.t(f"cpu.level.{flow.settings.demo_levels[0]}"),
+                    tr.t(f"cpu.level.{flow.settings.demo_levels[1]}"),
+                ),
+                tr.t("play.stuck"),
+            )
+            table = table_view(demo.referee, labels, countdown=self._countdown(demo, now))
+            card = flow.howto_index(now, HOWTO_CARDS) + 1
+            lights = self._lights(table, countdown=False)
+            return AttractView(
+                table=_with_lights(table, lights),
+                prompt=tr.t("attract.press_any_button"),
+                howto=tr.t(f"attract.howto.{card}"),
+            )
+        if flow.phase is Phase.JOIN:
+            players = tuple(
+                JoinPlayer(
+                    tr.t("play.player", player=p + 1),
+                    tr.t("join.ready", player=p + 1)
+                    if flow.joined[p]
+                    else tr.t("join.press_to_join", player=p + 1),
+                    flow.joined[p],
+                )
+                for p in (0, 1)
+            )
+            seconds = flow.join_cpu_in_s(now)
+            footer = (
+                tr.t("join.cpu_in", seconds=seconds)
+                if seconds is not None
+                else tr.t("join.waiting_for_opponent")
+            )
+            return JoinView((players[0], players[1]), footer, self._lights(None, countdown=False))
+        match = flow.match
+        assert match is not None
+        if flow.phase is Phase.GAME_OVER:
+            return self._game_over_view()
+        with self.feed.hold():
+            countdown = self._countdown(match, now)
+            labels = TableLabels(self._names(), tr.t("play.stuck"))
+            warnings = (self._warnings.get(0), self._warnings.get(1))
+            table = table_view(match.referee, labels, countdown=countdown, warnings=warnings)
+            hints: list[tuple[int, int]] = []
+            if self.settings.hints:
+                for p in match.humans:
+                    hints.extend((p, slot) for slot, _ in match.game.legal_plays(p))
+        return _with_lights(
+            table, self._lights(table, countdown=countdown is not None, hints=hints)
+        )
+
+    def _countdown(self, match: Any, now: int) -> str | None:
+        """ "Ready…" then "Spit!" while a countdown runs (the start's or R11's)."""
+        flow = self.flow
+        left = flow.countdown_left_ns(now) if match is flow.match else None
+        if left is None:
+            due = match.game.spit_due_ns
+            if due is None:
+                return None
+            left = due - match.to_match(now)
+            if left < -400 * MS:
+                return None
+        return self.tr.t("play.ready") if left > 300 * MS else self.tr.t("play.spit")
+
+    def _lights(
+        self,
+        table: TableView | None,
+        *,
+        countdown: bool,
+        hints: list[tuple[int, int]] | None = None,
+    ) -> LightState:
+        flow = self.flow
+        winner = None
+        if flow.last_summary is not None:
+            winner = flow.last_summary.get("winner")
+        return lights_for(
+            flow.phase,
+            table,
+            countdown=countdown,
+            joined=(flow.joined[0], flow.joined[1]),
+            winner=winner,
+            hints=hints or (),
+            brightness=self.settings.brightness_percent,
+        )
+
+    def _game_over_view(self) -> GameOverView:
+        flow = self.flow
+        tr = self.tr
+        summary = flow.last_summary or {}
+        winner = summary.get("winner")
+        kinds = flow.seat_kinds
+        if summary.get("termination") == "abandoned":
+            headline = tr.t("gameover.abandoned")
+        elif winner is None:
+            headline = tr.t("gameover.draw")
+        elif kinds[winner] == "cpu":
+            headline = tr.t("gameover.cpu_wins")
+        else:
+            headline = tr.t("gameover.wins", player=winner + 1)
+        names = self._names()
+        closest = summary.get("closest_race")
+        players = []
+        for p in (0, 1):
+            lines = [
+                tr.t("gameover.cards_left", count=summary.get("cards_left", [0, 0])[p]),
+                tr.t("gameover.plays", count=summary.get("plays", [0, 0])[p]),
+            ]
+            if closest is not None and closest.get("winner") == p and closest["margin_ns"] > 0:
+                lines.append(tr.t("gameover.closest_race", ms=closest["margin_ns"] / MS))
+            players.append(PlayerSummary(names[p], tuple(lines), winner == p))
+        match_line = None
+        if flow.settings.rules.best_of > 1:
+            match_line = tr.t("gameover.match_score", score0=flow.scores[0], score1=flow.scores[1])
+        lights = self._lights(None, countdown=False)
+        return GameOverView(headline, (players[0], players[1]), match_line, lights)
+
+
+def _with_lights(table: TableView, lights: LightState) -> TableView:
+    return dataclasses.replace(table, lights=lights)
+
+
+def _drain(outbox: queue.SimpleQueue[list[FeedEvent]]) -> list[list[FeedEvent]]:
+    batches: list[list[FeedEvent]] = []
+    while True:
+        try:
+            batches.append(outbox.get_nowait())
+        except queue.Empty:
+            return batches
+
+
+def _sound_for(event: Event) -> str | None:
+    if isinstance(event, Selected):
+        return "select"
+    if isinstance(event, Played):
+        return "play"
+    if isinstance(event, Rejected):
+        if event.reason is RejectReason.BEATEN:
+            return "beaten"
+        if event.reason is RejectReason.ILLEGAL:
+            return "reject"
+        return None
+    if isinstance(event, Spat | GameStarted):
+        return "spit"
+    if isinstance(event, SpitDue):
+        return "countdown"
+    if isinstance(event, GameOver):
+        return "win"
+    return None

@@ -1,0 +1,93 @@
+"""What the indicator lights show, derived from the flow and the game.
+
+:func:`lights_for` is a pure function of what is on screen; the main loop calls it every
+frame and hands the result to the light link, which sends only changes (and heartbeats),
+or to the on-screen strip when no board is connected.
+
+- STUCK per player: on (red) while that player is stuck (R11).
+- SPIT: flashing through "ready… spit!" (the start, and every countdown when both are
+  stuck).
+- Button lights: the selected slot's button; with hints on, the slots that can play (off
+  by default: it changes the game); pulsing invitations in attract and join.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from cabinet.display.views import TableView
+from cabinet.flow import Phase
+from firmware_bridge.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightState
+
+SPIT_BLINK_MS = 250
+INVITE_PULSE_MS = 1600
+
+
+def _scale(colour: Colour, brightness: int) -> Colour:
+    return (
+        colour[0] * brightness // 100,
+        colour[1] * brightness // 100,
+        colour[2] * brightness // 100,
+    )
+
+
+def button_light(player: int, button: str) -> str:
+    """The light's name for ``player`` (0/1)'s ``button`` (``slot1`` … ``pile2``)."""
+    return f"p{player + 1}_{button}"
+
+
+BUTTONS = ("slot1", "slot2", "slot3", "slot4", "pile1", "pile2")
+
+
+def lights_for(
+    phase: Phase,
+    table: TableView | None,
+    *,
+    countdown: bool,
+    joined: tuple[bool, bool] = (False, False),
+    winner: int | None = None,
+    hints: Collection[tuple[int, int]] = (),
+    brightness: int = 100,
+) -> LightState:
+    """The whole light state for this moment.
+
+    ``table``: the game on screen (play and ready), or ``None``. ``countdown``: whether
+    "ready… spit!" is running. ``hints``: (player, slot) pairs whose card can play, lit
+    when the operator turned hints on (pass none otherwise). ``brightness``: 0–100 %.
+    """
+    lights: dict[str, Light] = {}
+
+    def put(name: str, light: Light) -> None:
+        lights[name] = light
+
+    def colour(c: Colour) -> Colour:
+        return _scale(c, brightness)
+
+    if phase is Phase.ATTRACT:
+        for p in (0, 1):
+            for b in BUTTONS:
+                put(button_light(p, b), Light.pulse(INVITE_PULSE_MS, colour(BLUE)))
+    elif phase is Phase.JOIN:
+        for p in (0, 1):
+            for b in BUTTONS:
+                light = (
+                    Light.on(colour(GREEN))
+                    if joined[p]
+                    else Light.pulse(INVITE_PULSE_MS, colour(BLUE))
+                )
+                put(button_light(p, b), light)
+    elif phase is Phase.GAME_OVER and winner is not None:
+        for b in BUTTONS:
+            put(button_light(winner, b), Light.blink(500, colour(AMBER)))
+    if countdown:
+        put("spit", Light.blink(SPIT_BLINK_MS, colour(GREEN)))
+    if table is not None and phase in (Phase.READY, Phase.PLAY):
+        for p, side in enumerate(table.players):
+            if side.stuck:
+                put(f"stuck{p + 1}", Light.on(colour(RED)))
+            for player, slot in hints:
+                if player == p:
+                    put(button_light(p, f"slot{slot + 1}"), Light.on(colour(BLUE)))
+            if side.selected is not None:
+                put(button_light(p, f"slot{side.selected + 1}"), Light.on(colour(WHITE)))
+    return LightState.all_off().with_lights(**lights)

@@ -11,6 +11,7 @@ game only while holding the feed's lock.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import queue
@@ -151,6 +152,7 @@ class CabinetApp:
         self._warnings: dict[int, str] = {}
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
+        self._early: list[list[FeedEvent]] = []
         self.frames = 0
         self.operator_presses: list[str] = []
         """TEST / SERVICE presses seen (the service menu takes them over later)."""
@@ -167,6 +169,15 @@ class CabinetApp:
         if self.thread is not None:
             self.thread.stop()
 
+    def wait(self, timeout_s: float) -> None:
+        """Sleep until the next frame is due (``timeout_s``), or sooner when the referee
+        thread decides something, so a decided press is drawn at once instead of up to a
+        frame later. (Pumped without a thread, it just returns.)"""
+        if self.thread is None or timeout_s <= 0:
+            return
+        with contextlib.suppress(queue.Empty):
+            self._early.append(self.thread.outbox.get(timeout=timeout_s))
+
     def step(self, now: int) -> list[pygame.Rect]:
         """One frame at clock reading ``now``: input, flow, lights, sound, drawing.
         Returns the repainted rectangles."""
@@ -178,7 +189,8 @@ class CabinetApp:
         else:
             if self.thread.error is not None:
                 raise RuntimeError("the referee thread stopped") from self.thread.error
-            batches = _drain(self.thread.outbox)
+            batches = self._early + _drain(self.thread.outbox)
+            self._early = []
         flow = self.flow
         for batch in batches:
             self._take(batch, now)
@@ -392,6 +404,30 @@ class CabinetApp:
             match_line = tr.t("gameover.match_score", score0=flow.scores[0], score1=flow.scores[1])
         lights = self._lights(None, countdown=False)
         return GameOverView(headline, (players[0], players[1]), match_line, lights)
+
+
+MIN_FRAME_GAP_NS = 4_000_000
+"""A decided press is drawn at once, but frames come at most every 4 ms."""
+
+
+def run_frames(
+    app: CabinetApp,
+    keep_going: Callable[[], bool],
+    after_frame: Callable[[int], None] | None = None,
+) -> None:
+    """The cabinet's frame loop: a frame every 1/60 s, and one at once when the referee
+    decides something (at most every 4 ms), until ``keep_going()`` is false.
+    ``after_frame(now_ns)`` runs after each frame is shown."""
+    next_frame = time.monotonic_ns()
+    while keep_going():
+        now = time.monotonic_ns()
+        rects = app.step(now)
+        if rects:
+            pygame.display.update(rects)
+        if after_frame is not None:
+            after_frame(time.monotonic_ns())
+        next_frame = max(next_frame + FRAME_NS, now + MIN_FRAME_GAP_NS)
+        app.wait((next_frame - time.monotonic_ns()) / 1e9)
 
 
 def _with_lights(table: TableView, lights: LightState) -> TableView:

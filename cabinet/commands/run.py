@@ -15,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from cabinet.app import FRAME_NS, AppSettings, BoardLights, CabinetApp, LightsOutput
+from cabinet.app import AppSettings, BoardLights, CabinetApp, LightsOutput, run_frames
 from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings
 from cabinet.i18n import LANGUAGES
@@ -120,7 +120,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         screen = pygame.display.set_mode(size, flags)
     except pygame.error as exc:
-        print(f"spit-cabinet: cannot open the display: {exc}", file=sys.stderr)
+        print(
+            f"spit-cabinet: cannot open the display ({exc}). On a desktop, run it in the "
+            "desktop session; on the Pi console, see docs/install-pi.md; with no screen at "
+            "all, set SDL_VIDEODRIVER=dummy to run headless.",
+            file=sys.stderr,
+        )
         return 1
     pygame.display.set_caption("Spit")
     pygame.mouse.set_visible(not full)
@@ -148,17 +153,16 @@ def run(args: argparse.Namespace) -> int:
     )
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
-    clock = pygame.time.Clock()
+
+    def keep_going() -> bool:
+        if pygame.event.get(pygame.QUIT):
+            return False
+        return deadline is None or time.monotonic_ns() < deadline
+
     with backend:
         app.start()
         try:
-            while deadline is None or time.monotonic_ns() < deadline:
-                if any(e.type == pygame.QUIT for e in pygame.event.get(pygame.QUIT)):
-                    break
-                rects = app.step(time.monotonic_ns())
-                if rects:
-                    pygame.display.update(rects)
-                clock.tick(1_000_000_000 // FRAME_NS)
+            run_frames(app, keep_going)
         except KeyboardInterrupt:
             pass
         finally:

@@ -1,0 +1,229 @@
+"""The whole cabinet's speed with SDL's dummy video driver, at 1920x1080. Prints JSON.
+
+- ``frame_ms``: one frame's work (:meth:`CabinetApp.step` plus ``display.update``) in
+  attract (the CPU demo) and in play (a simulated person against the CPU), median / p99.
+- ``attract_cpu_percent``: CPU use of the real threaded cabinet in attract at 60 fps.
+- ``press_to_photon_ms``: from a slot press's ``t_ns`` (put on the input queue as a GPIO
+  callback would) to the end of the first frame that shows it selected, p50 / p99.
+- ``start_to_first_frame_s``: from starting a fresh Python process to its first attract
+  frame; ``rss_mb``: its peak resident memory after 10 s of attract.
+
+Usage: ``python bench/cabinet.py [--seconds S]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.engine import machine
+from cabinet.app import FRAME_NS, AppSettings, CabinetApp, run_frames
+from cabinet.flow import FlowSettings, Phase
+from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from game.bots import level
+from game.cpu_seat import CpuSeat
+from game.edges import Button
+
+SIZE = (1920, 1080)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 3),
+        "p99": round(percentile(values, 0.99), 3),
+        "n": len(values),
+    }
+
+
+def open_screen() -> pygame.Surface:
+    pygame.display.init()
+    pygame.font.init()
+    return pygame.display.set_mode(SIZE)
+
+
+class Person:
+    """A simulated person at ``player``'s buttons: a CPU seat's choices, put on the
+    input queue as raw button edges at their own times."""
+
+    def __init__(self, app: CabinetApp, edges: EdgeQueue, player: int) -> None:
+        self.app = app
+        self.edges = edges
+        self.player = player
+        self.seat = CpuSeat(player, level(4), random.Random(player), ace_wraps=True)
+        self.pending: list[tuple[int, Button]] = []
+        self.match: object = None
+        self.seen = 0
+
+    def act(self, now: int) -> None:
+        match = self.app.flow.match
+        if match is None or self.app.flow.phase is not Phase.PLAY:
+            return
+        if match is not self.match:
+            self.match = match
+            self.seen = 0
+            self.seat = CpuSeat(self.player, level(4), random.Random(now), ace_wraps=True)
+        self.seat.observe(match.events[self.seen :], match.to_match(now))
+        self.seen = len(match.events)
+        look = self.seat.look_at
+        if not self.pending and look is not None and match.to_abs(look) <= now:
+            presses = self.seat.look(match.game, match.to_match(now))
+            if presses:
+                self.pending = [(match.to_abs(e.t_ns), e.button) for e in presses]
+        while self.pending and self.pending[0][0] <= now:
+            t, button = self.pending.pop(0)
+            self.edges.put(RawEdge((self.player, button), True, t))
+            self.edges.put(RawEdge((self.player, button), False, t + 60_000_000))
+
+
+def frame_times(seconds: float) -> dict[str, dict[str, float]]:
+    """Frame work in attract, then in play, on a virtual clock (no sleeping)."""
+    screen = open_screen()
+    now = [10**12]
+    edges = EdgeQueue()
+    settings = AppSettings(flow=FlowSettings(join_wait_s=1, idle_timeout_s=10**6))
+    app = CabinetApp(screen, edges, settings, clock=lambda: now[0], threaded=False, seed=5)
+    person = Person(app, edges, 0)
+    results: dict[str, list[float]] = {"attract": [], "play": []}
+    frames = int(seconds * 60)
+    for phase in ("attract", "play"):
+        if phase == "play":
+            edges.put(RawEdge((0, Button.SLOT1), True, now[0]))
+            edges.put(RawEdge((0, Button.SLOT1), False, now[0] + 50_000_000))
+        done = 0
+        while done < frames:
+            now[0] += FRAME_NS
+            person.act(now[0])
+            t0 = time.perf_counter()
+            rects = app.step(now[0])
+            if rects:
+                pygame.display.update(rects)
+            spent = (time.perf_counter() - t0) * 1000
+            if phase == "attract" or app.flow.phase is Phase.PLAY:
+                results[phase].append(spent)
+                done += 1
+    pygame.display.quit()
+    return {k: summary(v) for k, v in results.items()}
+
+
+def live(seconds: float) -> dict[str, object]:
+    """The real threaded cabinet at 60 fps: CPU use in attract, then press-to-photon."""
+    screen = open_screen()
+    edges = EdgeQueue()
+    settings = AppSettings(flow=FlowSettings(join_wait_s=10**6, idle_timeout_s=10**6))
+    app = CabinetApp(screen, edges, settings, seed=9)
+    app.start()
+
+    def run_for(duration_s: float, each: Callable[[int], None] | None = None) -> None:
+        """The cabinet's own frame loop (as ``spit-cabinet run`` runs it)."""
+        end = time.monotonic() + duration_s
+        run_frames(app, lambda: time.monotonic() < end, each)
+
+    run_for(1.0)  # warm up
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    run_for(seconds)
+    cpu_percent = 100 * (time.process_time() - cpu0) / (time.monotonic() - wall0)
+
+    # Two people join; then one presses slot buttons at random moments from another
+    # thread, as a GPIO callback would, and each press's first visible frame is timed.
+    for player in (0, 1):
+        t = time.monotonic_ns()
+        edges.put(RawEdge((player, Button.PILE1), True, t))
+        edges.put(RawEdge((player, Button.PILE1), False, t + 40_000_000))
+        run_for(0.2)
+    run_for(2.0)
+    delays: list[float] = []
+    pending: list[tuple[int, int]] = []
+    stop = threading.Event()
+    rng = random.Random(3)
+
+    def presser() -> None:
+        slot = 0
+        while not stop.wait(rng.uniform(0.08, 0.2)):
+            slot = (slot + 1) % 4
+            t = time.monotonic_ns()
+            pending.append((t, slot))
+            edges.put(RawEdge((0, Button.slot(slot)), True, t))
+            edges.put(RawEdge((0, Button.slot(slot)), False, t + 30_000_000))
+
+    def seen(now: int) -> None:
+        shown = {(i.player, i.index) for i in app.renderer.display_list if i.kind == "highlight"}
+        while pending and (0, pending[0][1]) in shown:
+            t, _ = pending.pop(0)
+            delays.append((now - t) / 1e6)
+
+    thread = threading.Thread(target=presser, daemon=True)
+    thread.start()
+    run_for(seconds, seen)
+    stop.set()
+    thread.join()
+    app.stop()
+    pygame.display.quit()
+    return {
+        "attract_cpu_percent": round(cpu_percent, 1),
+        "press_to_photon_ms": summary(delays) if delays else None,
+        "race_window_ms": settings.flow.rules.race_window_ms,
+        "frame_ms_at_60fps": round(1000 / 60, 2),
+    }
+
+
+def child_start() -> None:
+    """Run as a fresh process: print the time to the first attract frame, then RSS."""
+    started = float(sys.argv[2])
+    screen = open_screen()
+    app = CabinetApp(screen, EdgeQueue(), AppSettings(), seed=1)
+    app.start()
+    rects = app.step(time.monotonic_ns())
+    pygame.display.update(rects)
+    first = time.time() - started
+    end = time.monotonic() + 10
+    run_frames(app, lambda: time.monotonic() < end)
+    app.stop()
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"start_to_first_frame_s": round(first, 3), "rss_mb": round(rss_mb, 1)}))
+
+
+def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child-start":
+        child_start()
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0)
+    args = parser.parse_args()
+    out: dict[str, object] = {"machine": machine(), "size": list(SIZE)}
+    out["frame_ms"] = frame_times(args.seconds)
+    out.update(live(args.seconds))
+    done = subprocess.run(
+        [sys.executable, __file__, "--child-start", repr(time.time())],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    out.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

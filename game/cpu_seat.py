@@ -42,16 +42,14 @@ class CpuSeat:
         wakes = False
         player = self.player
         for event in events:
-            kind = type(event)
-            if kind is Played or kind is Rejected:
-                assert isinstance(event, Played | Rejected)
+            if type(event) is Played or type(event) is Rejected:
                 if event.player == player and self.acting:
                     # Its own play was decided: it carries on from here.
                     self.acting = False
                     self.look_at = t_ns
                     wakes = True
-                changed = changed or kind is Played
-            elif kind is Spat or kind is Started or kind is GameOver:
+                changed = changed or type(event) is Played
+            elif type(event) is Spat or type(event) is Started or type(event) is GameOver:
                 changed = True
         if changed and not self.acting and self.look_at is None:
             self.look_at = t_ns

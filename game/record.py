@@ -279,9 +279,9 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
     rejected: dict[str, int] = {r.value: 0 for r in RejectReason}
     closest: dict[str, Any] | None = None
     for event in events:
-        if isinstance(event, Played):
+        if type(event) is Played:
             plays[event.player] += 1
-        elif isinstance(event, Rejected):
+        elif type(event) is Rejected:
             rejected[event.reason.value] += 1
             if event.reason is RejectReason.BEATEN:
                 beaten[event.player] += 1
@@ -294,7 +294,7 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
                         "t_ns": event.t_ns - margin,
                         "pile": event.pile,
                     }
-        elif isinstance(event, Tie) and (closest is None or closest["margin_ns"] > 0):
+        elif type(event) is Tie and (closest is None or closest["margin_ns"] > 0):
             closest = {"margin_ns": 0, "winner": event.first, "t_ns": event.t_ns, "pile": None}
     finished = outcome is not None
     last = next((e for e in reversed(events) if isinstance(e, GameOver)), None)

@@ -32,26 +32,29 @@ from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.controls import ALL_CONTROLS, SERVICE, TEST, Control, control_name
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from game.edges import Button
+from wiring.default import DEFAULT_PIN_MAP
+from wiring.pinmap import Function, PinMap
 
-DEFAULT_PINS: dict[Control, int] = {
-    (0, Button.SLOT1): 4,
-    (0, Button.SLOT2): 17,
-    (0, Button.SLOT3): 27,
-    (0, Button.SLOT4): 22,
-    (0, Button.PILE1): 5,
-    (0, Button.PILE2): 6,
-    (1, Button.SLOT1): 23,
-    (1, Button.SLOT2): 24,
-    (1, Button.SLOT3): 25,
-    (1, Button.SLOT4): 16,
-    (1, Button.PILE1): 20,
-    (1, Button.PILE2): 21,
-    TEST: 13,
-    SERVICE: 19,
-}
-"""BCM numbers used when no pin map is given. They leave the ID EEPROM (0, 1), I2C (2, 3),
-SPI0 (7 to 11) and the UART (14, 15) free, and 12, 18 and 26 spare (coin, door). The
-installer's map (``wiring/``, ``spit-cabinet wiring``) is the one to wire by."""
+def pins_from_wiring(pin_map: PinMap) -> dict[Control, int]:
+    """The input layer's ``{control: BCM}`` from the installer's pin map (``wiring/``).
+    The door switch is not an input control here: the service menu reads it itself."""
+    pins: dict[Control, int] = {}
+    for assignment in pin_map.assignments:
+        function = assignment.control.function
+        if function.is_player_button:
+            player = assignment.control.player
+            assert player is not None
+            pins[(player, Button(function.value))] = assignment.bcm
+        elif function is Function.TEST:
+            pins[TEST] = assignment.bcm
+        elif function is Function.SERVICE:
+            pins[SERVICE] = assignment.bcm
+    return pins
+
+
+DEFAULT_PINS: dict[Control, int] = pins_from_wiring(DEFAULT_PIN_MAP)
+"""The default map of ``wiring/`` (``spit-cabinet wiring`` prints it, ``docs/wiring.md``
+draws it): the one to wire by, unless the installer's override file says otherwise."""
 
 _HEADER_GPIOS = range(28)
 """BCM GPIOs on the 40-pin header (0 to 27)."""

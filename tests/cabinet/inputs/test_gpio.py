@@ -42,7 +42,7 @@ def test_pin_map_errors_name_the_control() -> None:
     with pytest.raises(PinMapError, match="no pin for service"):
         check_pin_map(pins)
     pins = dict(DEFAULT_PINS) | {TEST: DEFAULT_PINS[(0, Button.SLOT1)]}
-    with pytest.raises(PinMapError, match=re.escape("GPIO4 is given to both p1.slot1 and test")):
+    with pytest.raises(PinMapError, match=re.escape("GPIO17 is given to both p1.slot1 and test")):
         check_pin_map(pins)
     pins = dict(DEFAULT_PINS) | {(1, Button.PILE2): 40}
     with pytest.raises(PinMapError, match=re.escape("p2.pile2: 40 is not a BCM GPIO")):
@@ -106,12 +106,13 @@ def test_the_pigpio_factory_is_refused() -> None:
 
 
 def test_a_custom_pin_map_moves_the_buttons(edges: EdgeQueue, clock: VirtualClock) -> None:
-    pins = dict(DEFAULT_PINS) | {(0, Button.SLOT1): 26, (1, Button.PILE1): 12}
+    # GPIO4 and GPIO21 are the two the default map leaves free.
+    pins = dict(DEFAULT_PINS) | {(0, Button.SLOT1): 4, (1, Button.PILE1): 21}
     backend = MockInput(edges, pins=pins, clock=clock)
     backend.open()
     try:
-        assert backend.pin((0, Button.SLOT1)).info.name == "GPIO26"
-        assert backend.pin((1, Button.PILE1)).info.name == "GPIO12"
+        assert backend.pin((0, Button.SLOT1)).info.name == "GPIO4"
+        assert backend.pin((1, Button.PILE1)).info.name == "GPIO21"
     finally:
         backend.close()
 

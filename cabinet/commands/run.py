@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from cabinet.app import AppSettings, BoardLights, CabinetApp, LightsOutput, run_frames
@@ -29,6 +30,7 @@ from cabinet.inputs.select import (
 )
 from game.bots import LEVELS
 from game.rules import Rules
+from wiring.errors import WiringError
 
 log = logging.getLogger("spit-cabinet")
 
@@ -67,7 +69,15 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-cpu", action="store_true", help="a lone player never plays the CPU")
     parser.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1)
+    parser.add_argument(
+        "--wiring", type=Path, help="the installer's pin map override (TOML, docs/wiring.md)"
+    )
     parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument(
+        "--autoplay",
+        action="store_true",
+        help="simulated people press the mock buttons (soak tests, demos; needs --input mock)",
+    )
     parser.add_argument("--seed", type=int, help="seed the demo and the deals (default: clock)")
 
 
@@ -79,6 +89,17 @@ def _size(text: str) -> tuple[int, int]:
     if w < 320 or h < 240:
         raise argparse.ArgumentTypeError(f"the screen must be at least 320x240, got {text}")
     return (w, h)
+
+
+def load_pins(path: Path | None) -> dict[Any, int] | None:
+    """The input layer's pin map from the installer's override file, or ``None`` for
+    the default map."""
+    if path is None:
+        return None
+    from cabinet.inputs.gpio import pins_from_wiring
+    from wiring.config import load_config
+
+    return pins_from_wiring(load_config(path))
 
 
 def settings_from(args: argparse.Namespace) -> AppSettings:
@@ -131,8 +152,9 @@ def run(args: argparse.Namespace) -> int:
     pygame.mouse.set_visible(not full)
     edges = EdgeQueue()
     try:
-        backend = open_backend(backend_name, edges, platform=platform)
-    except BackendUnavailableError as exc:
+        pins = load_pins(args.wiring)
+        backend = open_backend(backend_name, edges, platform=platform, pins=pins)
+    except (BackendUnavailableError, WiringError) as exc:
         print(f"spit-cabinet: {exc}", file=sys.stderr)
         return 2
     from cabinet.sound import SoundBoard
@@ -159,10 +181,27 @@ def run(args: argparse.Namespace) -> int:
             return False
         return deadline is None or time.monotonic_ns() < deadline
 
+    after_frame = None
+    if args.autoplay:
+        from cabinet.autoplay import AutoPlayers
+        from cabinet.inputs.mock import MockInput
+
+        if not isinstance(backend, MockInput):
+            print(
+                "spit-cabinet: --autoplay presses mock buttons: add --input mock", file=sys.stderr
+            )
+            return 2
+        mock = backend
+
+        def press(control: Any, pressed: bool, t_ns: int) -> None:
+            (mock.press if pressed else mock.release)(control, t_ns)
+
+        after_frame = AutoPlayers(app, press, seed=args.seed or 0).act
+
     with backend:
         app.start()
         try:
-            run_frames(app, keep_going)
+            run_frames(app, keep_going, after_frame)
         except KeyboardInterrupt:
             pass
         finally:
@@ -170,5 +209,6 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(lights, BoardLights):
                 lights.link.stop()
             sounds.close()
-    log.info("stopped after %d frames", app.frames)
+    games = app.records.games
+    log.info("stopped after %d frames, %d games recorded", app.frames, len(games))
     return 0

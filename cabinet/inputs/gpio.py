@@ -35,6 +35,7 @@ from game.edges import Button
 from wiring.default import DEFAULT_PIN_MAP
 from wiring.pinmap import Function, PinMap
 
+
 def pins_from_wiring(pin_map: PinMap) -> dict[Control, int]:
     """The input layer's ``{control: BCM}`` from the installer's pin map (``wiring/``).
     The door switch is not an input control here: the service menu reads it itself."""

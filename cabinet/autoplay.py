@@ -1,0 +1,90 @@
+"""Simulated people at the cabinet's buttons, for headless runs, soak tests and benchmarks.
+
+:class:`AutoPlayers` watches the app and presses buttons the way people do: in attract
+both join, in a game each takes a CPU seat's decision (:class:`game.cpu_seat.CpuSeat`) and
+presses the slot and pile buttons through a *press sink*, the same path the cabinet's
+buttons take (gpiozero mock pins with ``spit-cabinet run --input mock --autoplay``, or raw
+edges on the input queue). Nothing here decides a play: the referee does, from the
+presses.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from cabinet.app import CabinetApp
+from cabinet.flow import Phase
+from cabinet.inputs.controls import PlayerControl
+from game.bots import level
+from game.cpu_seat import CpuSeat
+from game.edges import Button
+
+PressSink = Callable[[PlayerControl, bool, int], None]
+"""``sink(control, pressed, t_ns)``: a button goes down or up at ``t_ns``."""
+
+HOLD_NS = 60_000_000
+"""How long a simulated finger holds a button down."""
+
+
+class AutoPlayers:
+    """Both players, simulated at CPU ``skill`` (1–5), pressing through ``sink``."""
+
+    def __init__(self, app: CabinetApp, sink: PressSink, *, skill: int = 4, seed: int = 0):
+        self.app = app
+        self.sink = sink
+        self.skill = level(skill)
+        self.rng = random.Random(seed)
+        self._match: object = None
+        self._seats: dict[int, CpuSeat] = {}
+        self._seen = 0
+        self._pending: list[tuple[int, PlayerControl, bool]] = []
+        self._joined_at: int | None = None
+
+    def act(self, now_ns: int) -> None:
+        """Press whatever is due by ``now_ns`` (call once a frame)."""
+        flow = self.app.flow
+        if flow.phase is Phase.ATTRACT and self._joined_at is None:
+            self._joined_at = now_ns
+            for player in (0, 1):
+                self._tap((player, Button.PILE1), now_ns + player * 200_000_000)
+        elif flow.phase is not Phase.ATTRACT:
+            self._joined_at = None
+        match = flow.match
+        if match is not None and flow.phase is Phase.PLAY:
+            with self.app.feed.hold():
+                self._play(match, now_ns)
+        self._release_due(now_ns)
+
+    def _play(self, match: object, now_ns: int) -> None:
+        from game.live_match import LiveMatch
+
+        assert isinstance(match, LiveMatch)
+        if match is not self._match:
+            self._match = match
+            self._seen = 0
+            self._seats = {
+                p: CpuSeat(p, self.skill, random.Random(self.rng.random()), ace_wraps=True)
+                for p in match.humans
+            }
+        new = match.events[self._seen :]
+        self._seen = len(match.events)
+        t_match = match.to_match(now_ns)
+        for player, seat in self._seats.items():
+            seat.observe(new, t_match)
+            busy = any(c[0] == player for _, c, _ in self._pending)
+            if not busy and seat.look_at is not None and seat.look_at <= t_match:
+                presses = seat.look(match.game, t_match)
+                if presses is not None:
+                    for edge in presses:
+                        self._tap((player, edge.button), match.to_abs(edge.t_ns))
+
+    def _tap(self, control: PlayerControl, t_ns: int) -> None:
+        self._pending.append((t_ns, control, True))
+        self._pending.append((t_ns + HOLD_NS, control, False))
+        self._pending.sort(key=lambda item: item[0])
+
+    def _release_due(self, now_ns: int) -> None:
+        while self._pending and self._pending[0][0] <= now_ns:
+            t, control, pressed = self._pending.pop(0)
+            self.sink(control, pressed, t)

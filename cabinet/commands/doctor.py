@@ -1,0 +1,314 @@
+"""``spit-cabinet doctor``: check the cabinet's parts and say what to do about each.
+
+Each check prints one line, ``ok``, ``warn`` or ``FAIL``, with the next step when
+something is wrong. Exit 0 when all is well, 1 when something needs attention.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cabinet.inputs.controls import ALL_CONTROLS, control_name
+from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
+from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.select import BackendUnavailableError, Platform, add_input_argument
+from game.edges import Edge
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One check's result: ``level`` is ok, warn or fail."""
+
+    name: str
+    level: str
+    detail: str
+    fix: str | None = None
+
+    def line(self) -> str:
+        mark = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}[self.level]
+        text = f"[{mark}] {self.name}: {self.detail}"
+        return text + (f"\n       → {self.fix}" if self.fix else "")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="check the buttons, lights, display, sound, data and wiring",
+        description="Check every part of the cabinet; exit 1 when something needs attention.",
+    )
+    add_input_argument(parser)
+    parser.add_argument(
+        "--buttons",
+        choices=("ask", "skip"),
+        default="ask",
+        help="ask the operator to press each button in turn (ask), or skip it (ask)",
+    )
+    parser.add_argument(
+        "--press-timeout",
+        type=float,
+        default=15.0,
+        metavar="S",
+        help="seconds to wait for each button (15)",
+    )
+    parser.add_argument("--lights", default="auto", help="the LED board's port, or auto")
+    parser.add_argument("--wiring", type=Path, help="the installer's pin map override (TOML)")
+    parser.add_argument("--data-dir", type=Path, help="the data directory to check")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    checks: list[Callable[[], Finding]] = [
+        lambda: check_wiring(args.wiring),
+        lambda: check_data_dir(args.data_dir),
+        check_display,
+        check_sound,
+        lambda: check_lights(args.lights),
+    ]
+    findings = []
+    for check in checks:
+        finding = check()
+        print(finding.line(), flush=True)
+        findings.append(finding)
+    for finding in check_input(args):
+        print(finding.line(), flush=True)
+        findings.append(finding)
+    bad = [f for f in findings if f.level != "ok"]
+    print(
+        f"\n{len(findings) - len(bad)} of {len(findings)} checks passed"
+        + ("." if not bad else f"; {len(bad)} need attention.")
+    )
+    return 1 if bad else 0
+
+
+def check_wiring(path: Path | None) -> Finding:
+    from wiring.config import load_config
+    from wiring.default import DEFAULT_PIN_MAP
+    from wiring.errors import WiringError
+
+    try:
+        pin_map = load_config(path) if path is not None else DEFAULT_PIN_MAP
+    except (WiringError, OSError) as exc:
+        return Finding(
+            "wiring",
+            "fail",
+            str(exc),
+            "fix the file (docs/wiring.md shows the format), or remove --wiring",
+        )
+    source = str(path) if path is not None else "the default map"
+    return Finding("wiring", "ok", f"{len(pin_map.assignments)} controls mapped ({source})")
+
+
+def default_data_dir() -> Path:
+    """Where the cabinet keeps its data: ``SPIT_CABINET_DATA``, else the XDG data home."""
+    env = os.environ.get("SPIT_CABINET_DATA")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "spit-cabinet"
+
+
+def check_data_dir(path: Path | None) -> Finding:
+    directory = path if path is not None else default_data_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=".doctor-") as probe:
+            probe.write(b"ok")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as exc:
+        return Finding(
+            "data directory",
+            "fail",
+            f"{directory} is not writable ({exc.strerror})",
+            "give the cabinet's user write access, or set SPIT_CABINET_DATA",
+        )
+    detail = f"{directory} is writable"
+    database = directory / "cabinet.sqlite3"
+    if database.exists():
+        import sqlite3
+
+        try:
+            with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+                result = db.execute("PRAGMA integrity_check").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            result = str(exc)
+        if result != "ok":
+            return Finding(
+                "data directory",
+                "fail",
+                f"{database}: {result}",
+                "the cabinet moves a damaged database aside at start and runs "
+                "on defaults; restore settings with spit-cabinet settings import",
+            )
+        detail += ", database passes its integrity check"
+    return Finding("data directory", "ok", detail)
+
+
+def check_display() -> Finding:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    try:
+        pygame.display.init()
+        driver = pygame.display.get_driver()
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error as exc:
+        return Finding(
+            "display",
+            "fail",
+            f"no display: {exc}",
+            "on the Pi console use SDL_VIDEODRIVER=kmsdrm and the video/render "
+            "groups (docs/install-pi.md); on a desktop run in its session",
+        )
+    finally:
+        pygame.display.quit()
+    size = f"{sizes[0][0]}x{sizes[0][1]}" if sizes else "unknown size"
+    level = "warn" if driver in ("dummy", "offscreen") else "ok"
+    fix = "nothing will be seen: this driver draws nowhere" if level == "warn" else None
+    return Finding("display", level, f"driver {driver}, {size}", fix)
+
+
+def check_sound() -> Finding:
+    import pygame
+
+    try:
+        pygame.mixer.init()
+        freq, _, channels = pygame.mixer.get_init()
+        driver = os.environ.get("SDL_AUDIODRIVER", "default")
+        pygame.mixer.quit()
+    except pygame.error as exc:
+        return Finding(
+            "sound",
+            "warn",
+            f"no sound device: {exc}",
+            "add the cabinet's user to the audio group, or check HDMI/USB audio; "
+            "the cabinet runs silent meanwhile",
+        )
+    return Finding("sound", "ok", f"{freq} Hz, {channels} channel(s), driver {driver}")
+
+
+def check_lights(choice: str) -> Finding:
+    from firmware_bridge.link import LightLink
+    from firmware_bridge.transport import find_board
+
+    port = None if choice == "auto" else choice
+    if port is None and find_board() is None:
+        return Finding(
+            "LED board",
+            "warn",
+            "no board found by its USB id (2E8A:0005)",
+            "plug the Pico in, flash it (spit-cabinet firmware flash), or give "
+            "its port; the cabinet shows the lights on screen meanwhile",
+        )
+    link = LightLink(port).start()
+    try:
+        link.wait_for(lambda h: h.connected and h.rtt_ms is not None, timeout_s=3.0)
+        health = link.health()
+    finally:
+        link.stop()
+    if not health.connected:
+        return Finding(
+            "LED board",
+            "fail",
+            f"{health.port or port}: no answer ({health.last_error or 'silent'})",
+            "check the USB cable and the dialout group; re-flash the firmware",
+        )
+    from firmware_bridge.firmware import FIRMWARE_VERSION
+
+    bundled = ".".join(str(n) for n in FIRMWARE_VERSION)
+    version = health.firmware_version
+    level = "ok" if version == bundled else "warn"
+    rtt = f"{health.rtt_ms:.2f} ms" if health.rtt_ms is not None else "unknown"
+    fix = None if level == "ok" else f"flash the bundled {bundled}: spit-cabinet firmware flash"
+    return Finding("LED board", level, f"{health.port}, firmware {version}, round trip {rtt}", fix)
+
+
+def check_input(args: argparse.Namespace) -> list[Finding]:
+    """The input backend, then each control pressed in turn (or pressed for the operator
+    on mock pins, which proves the path from pin to edge)."""
+    from cabinet.inputs.mock import MockInput
+    from cabinet.inputs.select import choose_backend, open_backend
+
+    platform = Platform.detect()
+    try:
+        name = choose_backend(args.input, platform)
+        if name == "keyboard":
+            return [
+                Finding(
+                    "input",
+                    "warn",
+                    "keyboard: a desktop, not the cabinet's buttons",
+                    "on the cabinet use --input gpio",
+                )
+            ]
+        edges = EdgeQueue()
+        from cabinet.commands.run import load_pins
+
+        backend = open_backend(name, edges, platform=platform, pins=load_pins(args.wiring))
+    except (BackendUnavailableError, ValueError) as exc:
+        return [Finding("input", "fail", str(exc), "see docs/input.md")]
+    findings = [
+        Finding(
+            "input",
+            "ok",
+            f"{name} backend, hardware timestamps: "
+            f"{'yes' if backend.hardware_timestamps else 'no'}",
+        )
+    ]
+    if args.buttons == "skip":
+        return findings
+    switch = SwitchFilter()
+    missing = []
+    with backend:
+        for raw in edges.take(0.05):
+            switch.process(raw)
+        for control in ALL_CONTROLS:
+            label = control_name(control)
+            if isinstance(backend, MockInput):  # no one to press: drive the mock pin
+                t = time.monotonic_ns()
+                backend.press(control, t)
+                backend.release(control, t + 50_000_000)
+            else:
+                print(f"       press {label} …", flush=True)
+            if not _wait_for_press(edges, switch, control, args.press_timeout):
+                missing.append(label)
+    if missing:
+        findings.append(
+            Finding(
+                "buttons",
+                "fail",
+                f"no press from {', '.join(missing)}",
+                "check those wires (spit-cabinet wiring shows where each goes)",
+            )
+        )
+    else:
+        findings.append(Finding("buttons", "ok", f"all {len(ALL_CONTROLS)} controls answered"))
+    return findings
+
+
+def _wait_for_press(edges: EdgeQueue, switch: SwitchFilter, control: Any, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        for raw in edges.take(0.1):
+            for item in switch.process(raw):
+                if (
+                    isinstance(item, Edge)
+                    and item.is_press
+                    and (item.player, item.button) == control
+                ):
+                    return True
+                if isinstance(item, OperatorEdge) and item.pressed and item.control == control:
+                    return True
+    return False
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(run(argparse.Namespace()))

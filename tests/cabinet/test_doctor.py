@@ -1,0 +1,84 @@
+"""spit-cabinet doctor: every check, with its next step when something is wrong."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cabinet.cli import main
+from cabinet.commands.doctor import check_data_dir, check_lights, check_wiring
+from firmware_bridge.sim import Config, Simulator
+
+
+@pytest.fixture(autouse=True)
+def headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+
+
+@pytest.fixture
+def board() -> Iterator[Simulator]:
+    with Simulator(Config({"selftest_step_ms": 0})) as sim:
+        yield sim
+
+
+def test_doctor_with_mock_input_checks_everything_and_presses_every_button(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(
+        [
+            "doctor",
+            "--input",
+            "mock",
+            "--data-dir",
+            str(tmp_path),
+            "--lights",
+            str(tmp_path / "no-board"),
+        ]
+    )
+    out = capsys.readouterr().out
+    assert "[ok  ] wiring: 15 controls mapped" in out
+    assert f"[ok  ] data directory: {tmp_path} is writable" in out
+    assert "[warn] display: driver dummy" in out  # a dummy screen shows nothing
+    assert "[ok  ] buttons: all 14 controls answered" in out
+    assert "[FAIL] LED board" in out and "→" in out
+    assert status == 1
+
+
+def test_a_bad_wiring_file_fails_with_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "wiring.toml"
+    bad.write_text("[player1]\nslot1 = 99\n")
+    finding = check_wiring(bad)
+    assert finding.level == "fail"
+    assert "line 2" in finding.detail and "docs/wiring.md" in (finding.fix or "")
+
+
+def test_an_unwritable_data_dir_fails(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if os.access(locked, os.W_OK):  # root writes anywhere: use a file as the "dir"
+            locked = tmp_path / "a-file"
+            locked.write_text("x")
+        finding = check_data_dir(locked)
+    finally:
+        (tmp_path / "locked").chmod(0o700)
+    assert finding.level == "fail"
+    assert "SPIT_CABINET_DATA" in (finding.fix or "")
+
+
+def test_a_corrupt_database_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "cabinet.sqlite3").write_bytes(b"this is not a database" * 100)
+    finding = check_data_dir(tmp_path)
+    assert finding.level == "fail"
+    assert "moves a damaged database aside" in (finding.fix or "")
+
+
+def test_the_led_board_is_found_and_its_firmware_compared(board: Simulator) -> None:
+    finding = check_lights(board.port)
+    assert finding.level == "ok", finding.line()
+    assert "firmware 1.0.0" in finding.detail and "round trip" in finding.detail

@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cabinet.commands.wiring",
     "cabinet.commands.lights",
     "cabinet.commands.firmware",
+    "cabinet.commands.settings",
 )
 
 

@@ -55,13 +55,14 @@ def database_path(directory: Path) -> Path:
     return directory / DATABASE_NAME
 
 
-def add_data_dir_option(parser: argparse.ArgumentParser) -> None:
+def add_data_dir_option(parser: argparse.ArgumentParser, *, sub: bool = False) -> None:
     """Add ``--data-dir DIR`` to a command's parser; read it back with
-    ``data_dir(args.data_dir)``."""
+    ``data_dir(args.data_dir)``. Pass ``sub=True`` for a sub-command's parser when the
+    command's own parser has the option too, so either place may give it."""
     parser.add_argument(
         "--data-dir",
         metavar="DIR",
-        default=None,
+        default=argparse.SUPPRESS if sub else None,
         help=f"the cabinet's data directory (default: ${ENV_VAR}, else "
         f"$XDG_DATA_HOME/{APP_DIR}, else ~/.local/share/{APP_DIR})",
     )

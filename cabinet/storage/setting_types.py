@@ -204,7 +204,7 @@ class Choice(Setting[T]):
         raise self._bad(value)
 
     def allowed(self) -> str:
-        names = [repr(c) if isinstance(c, str) else str(c) for c in self.choices]
+        names = [f'"{c}"' if isinstance(c, str) else str(c) for c in self.choices]
         return "one of " + ", ".join(names)
 
     def text(self, value: T) -> str:

@@ -139,9 +139,10 @@ def _write_error(exc: sqlite3.Error) -> StorageError:
 
 
 def open_database(
-    path: Path, *, wall_clock: WallClock = utc_now
+    path: Path, *, wall_clock: WallClock = utc_now, busy_timeout_s: float = BUSY_TIMEOUT_S
 ) -> tuple[Database, list[StorageProblem]]:
     """Open (or create) the database at ``path``, migrated to :data:`SCHEMA_VERSION`.
+    ``busy_timeout_s``: how long a write waits for another program's lock (s).
 
     Returns the database and the problems found. A corrupt or unreadable file is moved
     aside (named with ``wall_clock``'s time) and a fresh one created; if no file can be
@@ -152,7 +153,7 @@ def open_database(
     problems: list[StorageProblem] = []
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return Database(_connect(path), path), problems
+        return Database(_connect(path, busy_timeout_s), path), problems
     except OSError as exc:
         return _in_memory(problems, f"cannot create the data directory {path.parent}: {exc}")
     except (sqlite3.Error, UnusableDatabaseError) as exc:
@@ -173,7 +174,7 @@ def open_database(
     log.error("%s", problem.message)
     problems.append(problem)
     try:
-        return Database(_connect(path), path), problems
+        return Database(_connect(path, busy_timeout_s), path), problems
     except (sqlite3.Error, UnusableDatabaseError) as exc:
         return _in_memory(problems, f"a fresh {path.name} cannot be created: {_describe(exc)}")
 
@@ -199,8 +200,8 @@ def _in_memory(problems: list[StorageProblem], why: str) -> tuple[Database, list
     return Database(conn, None), problems
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_s)
     try:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":

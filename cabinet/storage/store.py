@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.storage.audits import AuditGroup, Audits, Seat, check_seats, load_audits, write_audits
-from cabinet.storage.database import Database, WallClock, open_database, utc_now
+from cabinet.storage.database import (
+    BUSY_TIMEOUT_S,
+    Database,
+    WallClock,
+    open_database,
+    utc_now,
+)
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
@@ -63,11 +69,19 @@ class CabinetStore:
         self._uptime_mark_ns: int | None = None
 
     @classmethod
-    def open(cls, directory: Path, *, wall_clock: WallClock = utc_now) -> CabinetStore:
+    def open(
+        cls,
+        directory: Path,
+        *,
+        wall_clock: WallClock = utc_now,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+    ) -> CabinetStore:
         """Open the data directory's database (created if absent). A corrupt or unreadable
         database is moved aside and reported in :attr:`problems`; only a database locked
         by another program raises (:class:`~cabinet.storage.problems.DatabaseBusyError`)."""
-        db, problems = open_database(database_path(directory), wall_clock=wall_clock)
+        db, problems = open_database(
+            database_path(directory), wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
+        )
         return cls(db, wall_clock=wall_clock, problems=problems)
 
     @property

@@ -222,7 +222,7 @@ class Choice(Setting[T]):
 AUTO = "auto"
 """The value of a setting the cabinet decides for itself (resolution, LED port)."""
 
-_RESOLUTION = re.compile(r"(\d{3,5})x(\d{3,5})")
+_RESOLUTION = re.compile(r"([0-9]{3,5})[xX]([0-9]{3,5})")
 
 
 @dataclass(frozen=True, kw_only=True)

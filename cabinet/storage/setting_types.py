@@ -262,7 +262,7 @@ class Resolution(Setting[str]):
         return True
 
 
-_PORT = re.compile(r"/[^\x00-\x1f\x7f]{1,254}|COM[1-9]\d{0,2}")
+_PORT = re.compile(r"/[^\x00-\x1f\x7f]{1,254}|COM[1-9][0-9]{0,2}")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -79,7 +79,7 @@ def dumps(
     comment line written above that key (or above a sub-table's header).
     """
     notes = comments or {}
-    lines = [f"# {line}".rstrip() for line in header.splitlines()]
+    lines = [_comment(line) for line in header.splitlines()]
     for name, values in tables.items():
         _table(lines, (name,), values, notes)
     return "\n".join(lines).lstrip("\n") + "\n"
@@ -95,7 +95,7 @@ def _table(
         lines.append("")
     dotted = ".".join(path)
     if dotted in notes and len(path) > 1:
-        lines.append(f"# {notes[dotted]}")
+        lines.append(_comment(notes[dotted]))
     lines.append("[" + ".".join(key(p) for p in path) + "]")
     subtables = []
     for name, value in values.items():
@@ -104,7 +104,14 @@ def _table(
             continue
         note = notes.get(f"{dotted}.{name}")
         if note:
-            lines.append(f"# {note}")
+            lines.append(_comment(note))
         lines.append(f"{key(name)} = {scalar(value)}")
     for name, value in subtables:
         _table(lines, (*path, name), value, notes)
+
+
+def _comment(text: str) -> str:
+    """A comment line; control characters (which TOML refuses in comments) become
+    spaces."""
+    clean = "".join(" " if (ord(c) < 0x20 and c != "\t") or ord(c) == 0x7F else c for c in text)
+    return f"# {clean}".rstrip()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -124,7 +125,10 @@ def _allowed(setting: Setting[Any], value: object) -> bool:
     if isinstance(setting, SerialPort):
         return value == "auto" or (
             isinstance(value, str)
-            and (value.startswith("/") and len(value) >= 2 or value.startswith("COM"))
+            and (
+                (value.startswith("/") and 2 <= len(value) <= 255)
+                or re.fullmatch("COM[1-9][0-9]{0,2}", value) is not None
+            )
             and value == value.strip()
             and not any(ord(c) < 32 or ord(c) == 127 for c in value)
         )
@@ -189,7 +193,7 @@ def test_the_key_map_checks_controls_and_keys() -> None:
     settings = Settings()
     stored = settings.set(KEYBOARD_MAP, {"P1.Slot1 ": "q"})
     assert dict(stored) == {"p1.slot1": "q"}
-    with pytest.raises(SettingValueError, match="unknown control 'p3.slot1'"):
+    with pytest.raises(SettingValueError, match=r"unknown control 'p3\.slot1'"):
         settings.set(KEYBOARD_MAP, {"p3.slot1": "q"})
     with pytest.raises(SettingValueError, match="not a key name"):
         settings.set(KEYBOARD_MAP, {"p1.slot1": "no-such-key"})

@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cabinet.commands.lights",
     "cabinet.commands.firmware",
     "cabinet.commands.doctor",
+    "cabinet.commands.settings",
 )
 
 

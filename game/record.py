@@ -273,11 +273,15 @@ class Replay:
 
 
 def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str, Any]:
+    """The game's result and counters as JSON-ready values. ``race_margins_ns`` lists, in
+    order, the margin (ns) of every race lost to the opponent (each *beaten* rejection):
+    how long after the winning play the losing one arrived."""
     outcome = game.outcome
     plays = [0, 0]
     beaten = [0, 0]
     rejected: dict[str, int] = {r.value: 0 for r in RejectReason}
     closest: dict[str, Any] | None = None
+    margins: list[int] = []
     for event in events:
         if type(event) is Played:
             plays[event.player] += 1
@@ -287,6 +291,7 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
                 beaten[event.player] += 1
                 margin = event.margin_ns
                 assert margin is not None
+                margins.append(margin)
                 if closest is None or margin < closest["margin_ns"]:
                     closest = {
                         "margin_ns": margin,
@@ -312,6 +317,7 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
         "late_edges": referee.stats.late_edges,
         "reordered_races": referee.stats.reordered_races,
         "closest_race": closest,
+        "race_margins_ns": margins,
         "end_t_ns": last.t_ns if last else None,
     }
 

@@ -1,0 +1,425 @@
+"""Bookkeeping: the cabinet's counters, as typed values, and their storage.
+
+The counters are in four groups (:class:`AuditGroup`). Each group is kept twice: the
+*current* counts, which the operator may clear (the group then remembers when,
+:attr:`GroupAudit.cleared_at`), and the *lifetime* totals, which nothing clears (not a
+clear, not a factory reset). Every count goes to both.
+
+A finished or abandoned game is counted by :meth:`Audits.count_game` from its summary
+(:func:`game.record.summarize`, :meth:`game.live_match.LiveMatch.summary`) and who sat
+where; :meth:`cabinet.storage.store.CabinetStore.record_game` does that and stores the
+game's record in one transaction.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
+from cabinet.storage.database import Database, WallClock
+from game.rules import MS
+
+log = logging.getLogger("cabinet.storage")
+
+
+class AuditGroup(enum.Enum):
+    """The groups of counters the operator clears separately."""
+
+    GAMES = "games"
+    """Games played, wins, draws, game time."""
+    PLAY = "play"
+    """Plays, spits, races by margin, ties, late edges."""
+    HARDWARE = "hardware"
+    """Stuck switches and chatter per button, light link drops."""
+    POWER = "power"
+    """Power-ons and uptime."""
+
+
+class Seat(enum.Enum):
+    """Who played in a seat."""
+
+    HUMAN = "human"
+    CPU = "cpu"
+
+
+class GameNotOverError(ValueError):
+    """A game summary was counted before the game ended (no termination)."""
+
+
+class SeatsError(ValueError):
+    """The seats of a game are not two of ``human``/``cpu``."""
+
+
+_MAX = {"merge": "max"}
+"""Field metadata: the counter keeps the largest value seen, not a sum."""
+
+
+@dataclass(slots=True)
+class GameCounts:
+    """Games played and how they ended. Times in milliseconds."""
+
+    two_player: int = 0
+    """Finished games between two people."""
+    vs_cpu: int = 0
+    """Finished games with a CPU in a seat."""
+    abandoned: int = 0
+    """Games stopped before their end (idle, the service menu opened)."""
+    p1_wins: int = 0
+    """Games won by a person in seat 1 (player 1)."""
+    p2_wins: int = 0
+    """Games won by a person in seat 2."""
+    cpu_wins: int = 0
+    """Games won by the CPU, in either seat."""
+    draws: int = 0
+    game_time_ms: int = 0
+    """Total time of finished games, from the start's spit to the end."""
+    longest_game_ms: int = field(default=0, metadata=_MAX)
+
+    @property
+    def finished(self) -> int:
+        return self.two_player + self.vs_cpu
+
+    @property
+    def played(self) -> int:
+        """Every game started: finished and abandoned."""
+        return self.finished + self.abandoned
+
+    @property
+    def average_game_ms(self) -> float | None:
+        """Mean time of a finished game (ms), or ``None`` before the first."""
+        return self.game_time_ms / self.finished if self.finished else None
+
+
+RACE_BUCKETS_MS: tuple[float, ...] = (1, 10, 100)
+"""Race margins are counted under 1 ms, under 10 ms, under 100 ms, and 100 ms or more."""
+
+
+@dataclass(slots=True)
+class PlayCounts:
+    """What happened during games (finished and abandoned)."""
+
+    plays: int = 0
+    """Cards played, both players."""
+    spits: int = 0
+    """Spits called after both players were stuck (R11)."""
+    races_under_1ms: int = 0
+    """Races (a play beaten by the opponent's, R10) won by less than 1 ms."""
+    races_under_10ms: int = 0
+    """… by 1 ms to under 10 ms."""
+    races_under_100ms: int = 0
+    """… by 10 ms to under 100 ms."""
+    races_100ms_or_more: int = 0
+    ties: int = 0
+    """Presses at exactly the same time, decided by the tie rule."""
+    late_edges: int = 0
+    """Presses that reached the referee after the race window: the window's health; a
+    steady rise means the race window is too short for this cabinet."""
+
+    @property
+    def races(self) -> int:
+        return (
+            self.races_under_1ms
+            + self.races_under_10ms
+            + self.races_under_100ms
+            + self.races_100ms_or_more
+        )
+
+    def count_race(self, margin_ns: int) -> None:
+        """Count one race won by ``margin_ns``."""
+        if margin_ns < RACE_BUCKETS_MS[0] * MS:
+            self.races_under_1ms += 1
+        elif margin_ns < RACE_BUCKETS_MS[1] * MS:
+            self.races_under_10ms += 1
+        elif margin_ns < RACE_BUCKETS_MS[2] * MS:
+            self.races_under_100ms += 1
+        else:
+            self.races_100ms_or_more += 1
+
+
+class ButtonCounts:
+    """A count per control (the twelve player buttons, TEST and SERVICE)."""
+
+    __slots__ = ("_counts",)
+
+    def __init__(self, counts: Mapping[Control, int] | None = None) -> None:
+        self._counts: dict[Control, int] = {c: 0 for c in ALL_CONTROLS}
+        for control, n in (counts or {}).items():
+            self._counts[control] = n
+
+    def __getitem__(self, control: Control) -> int:
+        return self._counts[control]
+
+    def add(self, control: Control, n: int = 1) -> None:
+        if control not in self._counts:
+            raise KeyError(f"no such control: {control!r}")
+        self._counts[control] += n
+
+    def items(self) -> Iterator[tuple[Control, int]]:
+        """``(control, count)`` in :data:`~cabinet.inputs.controls.ALL_CONTROLS` order."""
+        return iter(self._counts.items())
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts.values())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ButtonCounts) and self._counts == other._counts
+
+    def __repr__(self) -> str:
+        nonzero = {control_name(c): n for c, n in self._counts.items() if n}
+        return f"ButtonCounts({nonzero!r})"
+
+
+@dataclass(slots=True)
+class HardwareCounts:
+    """How the cabinet's parts behaved."""
+
+    stuck: ButtonCounts = field(default_factory=ButtonCounts)
+    """Times each button was reported stuck (held far longer than any press)."""
+    chatter: ButtonCounts = field(default_factory=ButtonCounts)
+    """Bounce edges per button, within the debounce time after a press or release."""
+    led_link_drops: int = 0
+    """Times the light board's link was lost and had to reconnect."""
+
+
+@dataclass(slots=True)
+class PowerCounts:
+    power_ons: int = 0
+    uptime_ms: int = 0
+    """Time the cabinet program has run, summed over power-ons (ms)."""
+
+
+Counts = GameCounts | PlayCounts | HardwareCounts | PowerCounts
+C = TypeVar("C", GameCounts, PlayCounts, HardwareCounts, PowerCounts)
+
+_COUNT_TYPES: dict[AuditGroup, type[Any]] = {
+    AuditGroup.GAMES: GameCounts,
+    AuditGroup.PLAY: PlayCounts,
+    AuditGroup.HARDWARE: HardwareCounts,
+    AuditGroup.POWER: PowerCounts,
+}
+
+
+@dataclass(slots=True)
+class GroupAudit(Generic[C]):
+    """One group's counters: since :attr:`cleared_at`, and for the cabinet's lifetime."""
+
+    current: C
+    lifetime: C
+    cleared_at: datetime
+    """When :attr:`current` last started from zero (first power-on, or the last clear)."""
+
+
+class Audits:
+    """All the cabinet's counters. Change them through the ``count_*`` methods, which
+    count in both the current and the lifetime totals; the storage writes them in the
+    next transaction (game end, menu exit, :meth:`CabinetStore.save_audits`)."""
+
+    def __init__(self, created_at: datetime) -> None:
+        self.games: GroupAudit[GameCounts] = GroupAudit(GameCounts(), GameCounts(), created_at)
+        self.play: GroupAudit[PlayCounts] = GroupAudit(PlayCounts(), PlayCounts(), created_at)
+        self.hardware: GroupAudit[HardwareCounts] = GroupAudit(
+            HardwareCounts(), HardwareCounts(), created_at
+        )
+        self.power: GroupAudit[PowerCounts] = GroupAudit(PowerCounts(), PowerCounts(), created_at)
+
+    def group(self, group: AuditGroup) -> GroupAudit[Any]:
+        audit: GroupAudit[Any] = getattr(self, group.value)
+        return audit
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Audits):
+            return NotImplemented
+        return all(
+            _flatten(self.group(g).current) == _flatten(other.group(g).current)
+            and _flatten(self.group(g).lifetime) == _flatten(other.group(g).lifetime)
+            and self.group(g).cleared_at == other.group(g).cleared_at
+            for g in AuditGroup
+        )
+
+    # -- counting --------------------------------------------------------------------
+
+    def count_game(self, summary: Mapping[str, Any], seats: Sequence[Seat]) -> None:
+        """Count one ended game (won, drawn, blocked or abandoned) from its summary
+        (the keys of :func:`game.record.summarize`) and who sat in seats 1 and 2."""
+        termination = summary.get("termination")
+        if termination is None:
+            raise GameNotOverError("a game is counted once it has ended; it has not")
+        seats = check_seats(seats)
+        games = GameCounts()
+        if termination == "abandoned":
+            games.abandoned = 1
+        else:
+            if Seat.CPU in seats:
+                games.vs_cpu = 1
+            else:
+                games.two_player = 1
+            winner = summary["winner"]
+            if summary["draw"] or winner is None:
+                games.draws = 1
+            elif seats[winner] is Seat.CPU:
+                games.cpu_wins = 1
+            elif winner == 0:
+                games.p1_wins = 1
+            else:
+                games.p2_wins = 1
+            end_ns = summary.get("end_t_ns") or 0
+            games.game_time_ms = games.longest_game_ms = end_ns // MS
+        play = PlayCounts(
+            plays=sum(summary["plays"]),
+            spits=summary["spits"],
+            ties=summary["ties"],
+            late_edges=summary["late_edges"],
+        )
+        for margin in summary["race_margins_ns"]:
+            play.count_race(margin)
+        self._add(AuditGroup.GAMES, games)
+        self._add(AuditGroup.PLAY, play)
+
+    def count_stuck(self, control: Control, n: int = 1) -> None:
+        """A button was reported stuck ``n`` times."""
+        for counts in (self.hardware.current, self.hardware.lifetime):
+            counts.stuck.add(control, n)
+
+    def count_chatter(self, control: Control, n: int = 1) -> None:
+        """``n`` bounce edges were seen on a button."""
+        for counts in (self.hardware.current, self.hardware.lifetime):
+            counts.chatter.add(control, n)
+
+    def count_link_drop(self, n: int = 1) -> None:
+        """The light link was lost ``n`` times."""
+        self._add(AuditGroup.HARDWARE, HardwareCounts(led_link_drops=n))
+
+    def count_power_on(self) -> None:
+        self._add(AuditGroup.POWER, PowerCounts(power_ons=1))
+
+    def count_uptime(self, elapsed_ms: int) -> None:
+        """The program ran ``elapsed_ms`` more milliseconds."""
+        if elapsed_ms < 0:
+            raise ValueError(f"uptime only grows; got {elapsed_ms} ms")
+        self._add(AuditGroup.POWER, PowerCounts(uptime_ms=elapsed_ms))
+
+    def clear(self, group: AuditGroup, at: datetime) -> None:
+        """Zero a group's current counters (its lifetime totals stay); ``at`` is now."""
+        audit = self.group(group)
+        audit.current = _COUNT_TYPES[group]()
+        audit.cleared_at = at
+
+    def _add(self, group: AuditGroup, delta: Counts) -> None:
+        audit = self.group(group)
+        changes = _flatten(delta)
+        for counts in (audit.current, audit.lifetime):
+            values = _flatten(counts)
+            for name, n in changes.items():
+                values[name] = max(values[name], n) if name in _MAXED else values[name] + n
+            _assign(counts, values)
+
+
+def check_seats(seats: Sequence[Seat | str]) -> tuple[Seat, Seat]:
+    """Two seats as :class:`Seat` (``"human"``/``"cpu"`` accepted, as in a record's
+    ``meta.players``)."""
+    if isinstance(seats, str) or len(seats) != 2:
+        raise SeatsError(f"a game has two seats, human or cpu; got {seats!r}")
+    try:
+        first, second = (Seat(s) if isinstance(s, str) else s for s in seats)
+    except ValueError:
+        raise SeatsError(f"each seat is 'human' or 'cpu'; got {list(seats)!r}") from None
+    if not isinstance(first, Seat) or not isinstance(second, Seat):
+        raise SeatsError(f"each seat is 'human' or 'cpu'; got {list(seats)!r}")
+    return first, second
+
+
+# -- flat names, for the database -------------------------------------------------------
+
+_MAXED = {
+    f.name for t in _COUNT_TYPES.values() for f in fields(t) if f.metadata.get("merge") == "max"
+}
+
+
+def _flatten(counts: Counts) -> dict[str, int]:
+    """``{counter name: value}``; per-button counters as ``stuck.p1.slot1``."""
+    out: dict[str, int] = {}
+    for f in fields(counts):
+        value = getattr(counts, f.name)
+        if isinstance(value, ButtonCounts):
+            for control, n in value.items():
+                out[f"{f.name}.{control_name(control)}"] = n
+        else:
+            out[f.name] = value
+    return out
+
+
+def _assign(counts: Counts, values: Mapping[str, int]) -> None:
+    for f in fields(counts):
+        value = getattr(counts, f.name)
+        if isinstance(value, ButtonCounts):
+            for control in ALL_CONTROLS:
+                key = f"{f.name}.{control_name(control)}"
+                if key in values:
+                    value._counts[control] = values[key]
+        elif f.name in values:
+            setattr(counts, f.name, values[f.name])
+
+
+def counter_names(group: AuditGroup) -> list[str]:
+    """The stored names of a group's counters, e.g. ``games.draws``."""
+    return [f"{group.value}.{name}" for name in _flatten(_COUNT_TYPES[group]())]
+
+
+def load_audits(db: Database, wall_clock: WallClock) -> Audits:
+    """Read the counters; a database without them yet starts them now (``wall_clock``)
+    and writes the groups' start times. Counters this program does not know are ignored."""
+    audits = Audits(wall_clock())
+    stored = dict(db.connection.execute("SELECT name, cleared_at FROM audit_groups"))
+    missing = [g for g in AuditGroup if g.value not in stored]
+    if missing:
+        with db.transaction() as conn:
+            for g in missing:
+                conn.execute(
+                    "INSERT INTO audit_groups (name, cleared_at) VALUES (?, ?)",
+                    (g.value, audits.group(g).cleared_at.isoformat()),
+                )
+    rows = {
+        name: (current, lifetime)
+        for name, current, lifetime in db.connection.execute(
+            "SELECT name, current, lifetime FROM audit_counters"
+        )
+    }
+    for g in AuditGroup:
+        audit = audits.group(g)
+        if g.value in stored:
+            audit.cleared_at = datetime.fromisoformat(stored[g.value])
+        prefix = g.value + "."
+        current = {k[len(prefix) :]: _int(v[0]) for k, v in rows.items() if k.startswith(prefix)}
+        lifetime = {k[len(prefix) :]: _int(v[1]) for k, v in rows.items() if k.startswith(prefix)}
+        _assign(audit.current, current)
+        _assign(audit.lifetime, lifetime)
+    return audits
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def write_audits(conn: Any, audits: Audits) -> None:
+    """Write every counter and group start time; call inside a transaction."""
+    for g in AuditGroup:
+        audit = audits.group(g)
+        conn.execute(
+            "INSERT INTO audit_groups (name, cleared_at) VALUES (?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET cleared_at = excluded.cleared_at",
+            (g.value, audit.cleared_at.isoformat()),
+        )
+        current = _flatten(audit.current)
+        lifetime = _flatten(audit.lifetime)
+        conn.executemany(
+            "INSERT INTO audit_counters (name, current, lifetime) VALUES (?, ?, ?) "
+            "ON CONFLICT (name) DO UPDATE SET current = excluded.current, "
+            "lifetime = excluded.lifetime",
+            [(f"{g.value}.{name}", current[name], lifetime[name]) for name in current],
+        )

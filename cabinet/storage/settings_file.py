@@ -1,0 +1,147 @@
+"""Settings files: every setting as TOML, for operators who run several cabinets.
+
+An exported file has one table per :class:`~cabinet.storage.setting_types.SettingGroup`
+(``[game]``, ``[cabinet]``, ``[operator]``) and the key map as ``[cabinet.keyboard_map]``;
+each setting has a comment saying what it does and what it allows. An imported file may
+hold any subset of the settings (those left out keep their current values); it is checked
+whole before anything changes, and the first problem is reported with its key and line.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from typing import Any
+
+from cabinet.storage.setting_table import BY_NAME, SETTINGS
+from cabinet.storage.setting_types import (
+    SettingError,
+    SettingGroup,
+    SettingValueError,
+    UnknownSettingError,
+)
+from cabinet.storage.settings import Settings, setting_named
+from cabinet.storage.toml_writer import dumps
+
+HEADER = """Spit cabinet settings (spit-cabinet settings export).
+Load them into a cabinet with: spit-cabinet settings import FILE.toml
+Settings left out of this file keep the cabinet's current values."""
+
+
+class SettingsFileError(SettingError):
+    """A settings file cannot be imported. ``key`` is the bad setting's place
+    (``"game.race_window_ms"``) when there is one, ``line`` its line (1-based) if found."""
+
+    def __init__(self, problem: str, *, key: str | None = None, line: int | None = None) -> None:
+        where = ""
+        if line is not None:
+            where += f"line {line}: "
+        if key is not None:
+            where += f"{key}: "
+        super().__init__(where + problem)
+        self.problem = problem
+        self.key = key
+        self.line = line
+
+
+def export_text(settings: Settings) -> str:
+    """Every setting as a TOML document, grouped, with a comment per setting."""
+    tables: dict[str, dict[str, Any]] = {}
+    for group, values in settings.by_group().items():
+        tables[group.value] = dict(values)
+    comments = {
+        f"{s.group.value}.{s.name}": f"{s.description} Allowed: {s.allowed()}." for s in SETTINGS
+    }
+    return dumps(tables, header=HEADER, comments=comments)
+
+
+def read_text(text: str) -> dict[str, Any]:
+    """Read and check a settings file's text; returns ``{setting name: checked value}``
+    for the settings it holds. Raises :class:`SettingsFileError` for the first problem:
+    not TOML, an unknown table or setting, a setting in the wrong table, a bad value."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        line = int(found[1]) if found else None
+        problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise SettingsFileError(f"not valid TOML: {problem}", line=line) from None
+    groups = [g.value for g in SettingGroup]
+    values: dict[str, Any] = {}
+    for table, content in data.items():
+        if not isinstance(content, Mapping):
+            # A key outside any table.
+            line = _line_of(text, None, table)
+            declared = BY_NAME.get(table)
+            if declared is not None:
+                raise SettingsFileError(
+                    f"belongs in [{declared.group.value}], not outside any table",
+                    key=table,
+                    line=line,
+                )
+            raise SettingsFileError(
+                f"{UnknownSettingError(table, tuple(BY_NAME))}; settings go in the tables "
+                + ", ".join(f"[{g}]" for g in groups),
+                key=table,
+                line=line,
+            )
+        if table not in groups:
+            raise SettingsFileError(
+                f"unknown table [{table}]; the tables are " + ", ".join(f"[{g}]" for g in groups),
+                key=table,
+                line=_line_of(text, None, table),
+            )
+        for name, value in content.items():
+            place = f"{table}.{name}"
+            line = _line_of(text, table, name)
+            try:
+                declared = setting_named(name)
+            except UnknownSettingError as exc:
+                raise SettingsFileError(str(exc), key=place, line=line) from None
+            if declared.group.value != table:
+                raise SettingsFileError(
+                    f"belongs in [{declared.group.value}], not [{table}]",
+                    key=place,
+                    line=line,
+                )
+            try:
+                values[name] = declared.check(value)
+            except SettingValueError as exc:
+                raise SettingsFileError(
+                    f"must be {exc.allowed}; got {_toml_repr(value)}", key=place, line=line
+                ) from None
+    return values
+
+
+def _toml_repr(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return "a table"
+    return repr(value)
+
+
+_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?")
+
+
+def _line_of(text: str, table: str | None, name: str) -> int | None:
+    """The line (1-based) where ``name`` is set in ``table``, or where table ``name``
+    starts when ``table`` is None; ``None`` when not found (the place is best effort)."""
+    current: str | None = None
+    quoted = re.escape(name)
+    assign = re.compile(rf"\s*(?:{quoted}|\"{quoted}\"|'{quoted}')\s*[=.]")
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.fullmatch(line)
+        if header:
+            current = header[1].replace('"', "").replace(" ", "")
+            if table is None and current.split(".")[0] == name:
+                return number
+            if table is not None and current == f"{table}.{name}":
+                return number
+            continue
+        if table is not None and current == table and assign.match(line):
+            return number
+        if table is None and current is None and assign.match(line):
+            return number
+    return None

@@ -1,0 +1,196 @@
+"""The cabinet's stored data in one place: settings, audits and the last games.
+
+The main loop and the service menu use one :class:`CabinetStore`, from one thread::
+
+    store = CabinetStore.open(data_dir(args.data_dir))   # never fails on bad data
+    for problem in store.problems: ...                   # show them, they are logged
+    store.power_on(time.monotonic_ns())
+    rules = store.settings.rules()
+    ...
+    store.record_game(match.record(), match.summary(), now_ns=time.monotonic_ns())
+    ...
+    store.settings.set(VOLUME, 60)                       # in the menu, checked at once
+    store.save(now_ns=time.monotonic_ns())               # leaving the menu
+
+Each of :meth:`record_game`, :meth:`save`, :meth:`save_settings`, :meth:`factory_reset`,
+:meth:`clear_audits` and :meth:`power_on` is one transaction: after it returns, what it
+wrote survives a crash or a power cut, and a cut during it leaves none of it.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cabinet.storage.audits import AuditGroup, Audits, Seat, check_seats, load_audits, write_audits
+from cabinet.storage.database import (
+    BUSY_TIMEOUT_S,
+    Database,
+    WallClock,
+    open_database,
+    utc_now,
+)
+from cabinet.storage.paths import database_path
+from cabinet.storage.problems import StorageProblem
+from cabinet.storage.records import RecordStore, insert_game, prune_games
+from cabinet.storage.setting_table import RECORDS_KEPT
+from cabinet.storage.settings import Settings, load_settings, write_settings
+from game.record import MatchRecord
+from game.rules import MS
+
+log = logging.getLogger("cabinet.storage")
+
+
+class CabinetStore:
+    """Settings, audits and match records over one open database."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        wall_clock: WallClock = utc_now,
+        problems: Sequence[StorageProblem] = (),
+    ) -> None:
+        self.db = db
+        self._wall_clock = wall_clock
+        settings, setting_problems = load_settings(db)
+        self.settings: Settings = settings
+        """The current settings; change them here, then :meth:`save` or
+        :meth:`save_settings`."""
+        self.audits: Audits = load_audits(db, wall_clock)
+        """The counters, as last saved plus what was counted since."""
+        self.records = RecordStore(db)
+        """The last games (read only; :meth:`record_game` adds)."""
+        self.problems: list[StorageProblem] = [*problems, *setting_problems]
+        """What went wrong opening the data, for the screen; already logged."""
+        self._uptime_mark_ns: int | None = None
+
+    @classmethod
+    def open(
+        cls,
+        directory: Path,
+        *,
+        wall_clock: WallClock = utc_now,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+    ) -> CabinetStore:
+        """Open the data directory's database (created if absent). A corrupt or unreadable
+        database is moved aside and reported in :attr:`problems`; only a database locked
+        by another program raises (:class:`~cabinet.storage.problems.DatabaseBusyError`)."""
+        db, problems = open_database(
+            database_path(directory), wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
+        )
+        return cls(db, wall_clock=wall_clock, problems=problems)
+
+    @property
+    def path(self) -> Path | None:
+        """The database file, or ``None`` when running in memory (nothing is kept)."""
+        return self.db.path
+
+    # -- the main loop ---------------------------------------------------------------
+
+    def power_on(self, now_ns: int) -> None:
+        """Count a power-on and start the uptime meter at ``now_ns`` (monotonic ns)."""
+        self._uptime_mark_ns = now_ns
+        self._write_audits(lambda: self.audits.count_power_on())
+
+    def record_game(
+        self,
+        record: MatchRecord,
+        summary: Mapping[str, Any],
+        seats: Sequence[Seat | str] | None = None,
+        *,
+        now_ns: int | None = None,
+    ) -> int:
+        """Store one ended game (finished or abandoned) and count it in the audits, in one
+        transaction; prunes the games beyond the ``records_kept`` setting in it too.
+
+        ``summary`` is the game's (``LiveMatch.summary()``); ``seats`` who sat where,
+        ``human``/``cpu`` (default: the record's ``meta["players"]``, which
+        :class:`~game.live_match.LiveMatch` fills). ``now_ns`` (monotonic ns), when given,
+        also saves the uptime since the last save. Returns the game's id.
+        """
+        if seats is None:
+            seats = (record.meta or {}).get("players", ())
+        checked = check_seats(seats)
+        before = copy.deepcopy(self.audits)
+        try:
+            self.audits.count_game(summary, checked)
+            self._count_uptime(now_ns)
+            with self.db.transaction() as conn:
+                game_id = insert_game(
+                    conn,
+                    record,
+                    summary,
+                    checked,
+                    self._wall_clock(),
+                    self.settings.get(RECORDS_KEPT),
+                )
+                write_audits(conn, self.audits)
+        except BaseException:
+            self.audits = before
+            raise
+        return game_id
+
+    def save_audits(self, now_ns: int | None = None) -> None:
+        """Write the counters (hardware counts, uptime since the last save) now."""
+        self._write_audits(lambda: self._count_uptime(now_ns))
+
+    # -- the service menu ------------------------------------------------------------
+
+    def save(self, now_ns: int | None = None) -> None:
+        """Leaving the menu: settings and audits (and uptime) in one transaction."""
+        before = copy.deepcopy(self.audits)
+        try:
+            self._count_uptime(now_ns)
+            with self.db.transaction() as conn:
+                write_settings(conn, self.settings)
+                prune_games(conn, self.settings.get(RECORDS_KEPT))
+                write_audits(conn, self.audits)
+        except BaseException:
+            self.audits = before
+            raise
+
+    def save_settings(self) -> None:
+        """Write the settings in one transaction (and prune games beyond ``records_kept``)."""
+        with self.db.transaction() as conn:
+            write_settings(conn, self.settings)
+            prune_games(conn, self.settings.get(RECORDS_KEPT))
+
+    def factory_reset(self) -> None:
+        """Every setting back to its default, saved. Audits, lifetime totals and the
+        stored games are not touched."""
+        self.settings.reset()
+        self.save_settings()
+
+    def clear_audits(self, group: AuditGroup) -> None:
+        """Zero a group's current counters and note when (lifetime totals stay); saved."""
+        self._write_audits(lambda: self.audits.clear(group, self._wall_clock()))
+
+    def close(self, now_ns: int | None = None) -> None:
+        """Save the uptime (when ``now_ns`` is given) and close the database."""
+        if now_ns is not None:
+            self.save_audits(now_ns)
+        self.db.close()
+
+    # -- internals -------------------------------------------------------------------
+
+    def _count_uptime(self, now_ns: int | None) -> None:
+        if now_ns is None or self._uptime_mark_ns is None:
+            return
+        elapsed_ms = max(0, now_ns - self._uptime_mark_ns) // MS
+        self._uptime_mark_ns += elapsed_ms * MS
+        if elapsed_ms:
+            self.audits.count_uptime(elapsed_ms)
+
+    def _write_audits(self, change: Any) -> None:
+        before = copy.deepcopy(self.audits)
+        try:
+            change()
+            with self.db.transaction() as conn:
+                write_audits(conn, self.audits)
+        except BaseException:
+            self.audits = before
+            raise

@@ -101,13 +101,33 @@ check_user_name() {
     die "--user must be a lower-case system user name such as 'spit', got '$name'"
 }
 
-# The root filesystem's type: 'overlay' once the read-only root is on.
+# The kernel command line the running system booted with.
+PROC_CMDLINE=/proc/cmdline
+
+# The root filesystem's type: 'overlay' under the read-only root (and in containers).
 root_fstype() {
   findmnt --noheadings --output FSTYPE / 2>/dev/null || echo unknown
 }
 
+# True when Raspberry Pi OS's read-only root is on: root is an overlay that the boot asked
+# for (overlayroot=tmpfs..., or boot=overlay from older raspi-config). A container's overlay
+# root is not one: nothing asked for it on the kernel command line.
+overlay_root_active() {
+  [[ $(root_fstype) == overlay ]] || return 1
+  local word
+  local -a words=()
+  read -r -a words <"$PROC_CMDLINE" || true
+  for word in "${words[@]}"; do
+    case $word in
+      overlayroot=disabled) ;;
+      overlayroot=* | boot=overlay) return 0 ;;
+    esac
+  done
+  return 1
+}
+
 refuse_overlay_root() {
-  if [[ $(root_fstype) == overlay ]]; then
+  if overlay_root_active; then
     die "the root filesystem is a read-only overlay: anything installed now would vanish at
 the next reboot. Turn the overlay off (sudo raspi-config nonint disable_overlayfs), reboot,
 run this again, then turn it back on (docs/install-pi.md, 'Read-only root')."

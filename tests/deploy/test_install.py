@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from hypothesis import strategies as st
 
 from tests.deploy.conftest import (
     CABINET_GROUPS,
+    DEPLOY,
     INSTALL,
     bash,
     require_tool,
@@ -130,17 +133,25 @@ def test_dry_run_shows_the_quiet_boot_command_line(dry_run: tuple[str, str, Path
     assert f"cp -p {tmp}/cmdline.txt {tmp}/cmdline.txt.spit-cabinet.orig" in commands(out)
 
 
-def test_a_real_run_needs_root(tmp_path: Path) -> None:
-    argv = ["bash", str(INSTALL), "--install-dir", str(tmp_path / "opt"), "--skip-apt"]
-    if os.geteuid() == 0:
-        setpriv = require_tool("setpriv", "util-linux")
-        argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
-    done = run(argv)
-    assert done.returncode == 1
-    assert "must be run as root" in done.stderr
-    assert "--dry-run" in done.stderr
-    assert commands(done.stdout) == []
-    assert not (tmp_path / "opt").exists()
+def test_a_real_run_needs_root() -> None:
+    # As root, the script runs as nobody, from a world-readable copy (the checkout and
+    # pytest's tmp_path may be private to root).
+    with tempfile.TemporaryDirectory(prefix="deploy-") as tmp:
+        folder = Path(tmp)
+        folder.chmod(0o755)
+        shutil.copytree(DEPLOY, folder / "deploy")
+        argv = ["bash", str(folder / "deploy" / "install.sh"), "--skip-apt"]
+        argv += ["--install-dir", str(folder / "opt"), "--data-dir", str(folder / "data")]
+        if os.geteuid() == 0:
+            setpriv = require_tool("setpriv", "util-linux")
+            argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
+        done = run(argv)
+        assert done.returncode == 1, done.stderr
+        assert "must be run as root" in done.stderr
+        assert "--dry-run" in done.stderr
+        assert commands(done.stdout) == []
+        assert not (folder / "opt").exists()
+        assert not (folder / "data").exists()
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,7 @@ refuse_overlay_root() {
   if overlay_root_active; then
     die "the root filesystem is a read-only overlay: anything installed now would vanish at
 the next reboot. Turn the overlay off (sudo raspi-config nonint disable_overlayfs), reboot,
-run this again, then turn it back on (docs/install-pi.md, 'Read-only root')."
+run this again, then turn it back on (docs/install-pi.md, 'A read-only root')."
   fi
 }
 

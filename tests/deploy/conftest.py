@@ -1,0 +1,111 @@
+"""Shared helpers for the tests of ``deploy/``: the install and update scripts and the unit.
+
+The scripts are bash; the tests run them for real (``--dry-run`` where a real run would
+change this machine) and call their functions by sourcing them, which their
+``if [[ ${BASH_SOURCE[0]} == "$0" ]]`` guard allows.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+UNIT = DEPLOY / "spit-cabinet.service"
+INSTALL = DEPLOY / "install.sh"
+UPDATE = DEPLOY / "update.sh"
+
+#: What the unit and the scripts promise the service user can open.
+CABINET_GROUPS = ("gpio", "video", "render", "input", "audio", "dialout")
+
+
+def require_tool(name: str, apt_package: str) -> str:
+    """The path of the program ``name``; the test fails (never skips) without it, naming the
+    Debian package to install. CI's ``.ci/run`` installs both tools these tests use."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.fail(
+            f"{name} is not installed; these tests need it: sudo apt-get install {apt_package}"
+        )
+    return path
+
+
+def run(
+    argv: Sequence[str | Path], *, timeout_s: float = 60, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run a program, capturing its text output; never raises on a non-zero status."""
+    return subprocess.run(
+        [str(a) for a in argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout_s,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def bash(script: Path, code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Source ``script`` in a fresh bash, then run ``code`` (which sees ``args`` as "$@")."""
+    # $0 is "bash", not the script, so the script's guard does not run its main.
+    return run(["bash", "-c", f'source "$1"; shift; {code}', "bash", str(script), *args])
+
+
+@dataclass(frozen=True)
+class UnitEntry:
+    section: str
+    key: str
+    value: str
+
+
+def parse_unit(text: str) -> list[UnitEntry]:
+    """The unit's ``key=value`` lines in order, with their section (keys may repeat, as
+    ``Environment=`` does, so this is a list, not a mapping)."""
+    entries: list[UnitEntry] = []
+    section = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1]
+            continue
+        key, sep, value = line.partition("=")
+        assert sep, f"not a key=value line in the unit: {raw!r}"
+        entries.append(UnitEntry(section, key.strip(), value.strip()))
+    return entries
+
+
+def values(entries: Sequence[UnitEntry], section: str, key: str) -> list[str]:
+    return [e.value for e in entries if e.section == section and e.key == key]
+
+
+def environment(entries: Sequence[UnitEntry]) -> dict[str, str]:
+    """The variables ``Environment=`` lines set (each line holds one here)."""
+    env: dict[str, str] = {}
+    for value in values(entries, "Service", "Environment"):
+        name, _, setting = value.partition("=")
+        env[name] = setting
+    return env
+
+
+@pytest.fixture
+def render_unit(tmp_path: Path) -> Callable[..., Path]:
+    """Render the unit with install.sh's own ``render_unit`` into ``tmp_path``; return the
+    file's path (named ``spit-cabinet.service``, as systemd-analyze wants the unit's name)."""
+
+    def render(install_dir: str, data_dir: str, user: str, name: str = "out") -> Path:
+        done = bash(INSTALL, 'render_unit "$@"', str(UNIT), install_dir, data_dir, user)
+        assert done.returncode == 0, done.stderr
+        folder = tmp_path / name
+        folder.mkdir()
+        path = folder / "spit-cabinet.service"
+        path.write_text(done.stdout, encoding="utf-8")
+        return path
+
+    return render

@@ -9,6 +9,7 @@ it runs headless.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import os
 import sys
@@ -16,9 +17,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cabinet.app import AppSettings, BoardLights, CabinetApp, LightsOutput, run_frames
+from cabinet.app import (
+    AppSettings,
+    BoardLights,
+    CabinetApp,
+    LightsOutput,
+    RecordSink,
+    run_frames,
+)
 from cabinet.display.geometry import Orientation
-from cabinet.flow import FlowSettings
+from cabinet.flow import FlowSettings, GameFinished
 from cabinet.i18n import LANGUAGES
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
@@ -28,8 +36,25 @@ from cabinet.inputs.select import (
     choose_backend,
     open_backend,
 )
+from cabinet.storage.paths import add_data_dir_option, data_dir
+from cabinet.storage.setting_table import (
+    ATTRACT_SOUND,
+    BUTTON_HINTS,
+    CPU_LEVEL,
+    CPU_OPPONENT,
+    IDLE_TIMEOUT_S,
+    INPUT_BACKEND,
+    JOIN_CPU_WAIT_S,
+    KEYBOARD_MAP,
+    LANGUAGE,
+    LIGHT_BRIGHTNESS,
+    ORIENTATION,
+    RESOLUTION,
+    VOLUME,
+)
+from cabinet.storage.settings import Settings
+from cabinet.storage.store import CabinetStore
 from game.bots import LEVELS
-from game.rules import Rules
 from wiring.errors import WiringError
 
 log = logging.getLogger("spit-cabinet")
@@ -54,21 +79,18 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--orientation",
         choices=[o.value for o in Orientation],
-        default=Orientation.UPRIGHT.value,
-        help="upright (side by side) or cocktail (face to face) (upright)",
+        help="upright (side by side) or cocktail (face to face) (default: the setting)",
     )
-    parser.add_argument("--language", choices=LANGUAGES, default="en", help="(en)")
+    parser.add_argument("--language", choices=LANGUAGES, help="(default: the setting)")
     parser.add_argument(
         "--lights",
-        default="auto",
         help="the LED board's serial port, 'auto' to find it by USB id, or 'none' to show "
-        "the lights on screen (auto)",
+        "the lights on screen (default: the setting)",
     )
-    parser.add_argument(
-        "--cpu-level", type=int, choices=range(1, len(LEVELS) + 1), default=3, metavar="N"
-    )
+    parser.add_argument("--cpu-level", type=int, choices=range(1, len(LEVELS) + 1), metavar="N")
     parser.add_argument("--no-cpu", action="store_true", help="a lone player never plays the CPU")
-    parser.add_argument("--best-of", type=int, choices=(1, 3, 5), default=1)
+    parser.add_argument("--best-of", type=int, choices=(1, 3, 5))
+    add_data_dir_option(parser)
     parser.add_argument(
         "--wiring", type=Path, help="the installer's pin map override (TOML, docs/wiring.md)"
     )
@@ -102,10 +124,39 @@ def load_pins(path: Path | None) -> dict[Any, int] | None:
     return pins_from_wiring(load_config(path))
 
 
-def settings_from(args: argparse.Namespace) -> AppSettings:
-    rules = Rules(best_of=args.best_of)
-    flow = FlowSettings(rules=rules, cpu_allowed=not args.no_cpu, cpu_level=args.cpu_level)
-    return AppSettings(flow=flow, language=args.language, orientation=Orientation(args.orientation))
+def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
+    """The settings the operator stored, with this run's command-line choices on top."""
+    rules = stored.rules()
+    if args.best_of is not None:
+        rules = dataclasses.replace(rules, best_of=args.best_of)
+    flow = FlowSettings(
+        rules=rules,
+        cpu_allowed=stored.get(CPU_OPPONENT) and not args.no_cpu,
+        cpu_level=args.cpu_level if args.cpu_level is not None else stored.get(CPU_LEVEL),
+        join_wait_s=stored.get(JOIN_CPU_WAIT_S),
+        idle_timeout_s=stored.get(IDLE_TIMEOUT_S),
+    )
+    return AppSettings(
+        flow=flow,
+        language=args.language or stored.get(LANGUAGE),
+        orientation=Orientation(args.orientation or stored.get(ORIENTATION)),
+        volume_percent=stored.get(VOLUME),
+        attract_sound=stored.get(ATTRACT_SOUND),
+        hints=stored.get(BUTTON_HINTS),
+        brightness_percent=stored.get(LIGHT_BRIGHTNESS),
+    )
+
+
+class StoredRecords(RecordSink):
+    """Finished and abandoned games go to the books (the database), one transaction each."""
+
+    def __init__(self, store: CabinetStore) -> None:
+        super().__init__()
+        self.store = store
+
+    def add(self, game: GameFinished) -> None:
+        super().add(game)
+        self.store.record_game(game.record, game.summary, game.players, now_ns=time.monotonic_ns())
 
 
 def open_lights(choice: str) -> LightsOutput:
@@ -127,16 +178,26 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    store = CabinetStore.open(data_dir(args.data_dir))
+    store.power_on(time.monotonic_ns())
+    for problem in store.problems:
+        log.warning("%s", problem.message)
+    stored = store.settings
     platform = Platform.detect()
+    requested = args.input or (
+        None if stored.get(INPUT_BACKEND) == "auto" else stored.get(INPUT_BACKEND)
+    )
     try:
-        backend_name = choose_backend(args.input, platform)
+        backend_name = choose_backend(requested, platform)
     except (ValueError, BackendUnavailableError) as exc:
         print(f"spit-cabinet: {exc}", file=sys.stderr)
         return 2
     pygame.display.init()
     pygame.font.init()
     full = not args.windowed and platform.is_pi
-    size = args.size or ((0, 0) if full else WINDOW_SIZE)
+    resolution = stored.get(RESOLUTION)
+    stored_size = None if resolution == "auto" else _size(resolution)
+    size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)
     flags = pygame.FULLSCREEN if full else 0
     try:
         screen = pygame.display.set_mode(size, flags)
@@ -153,13 +214,18 @@ def run(args: argparse.Namespace) -> int:
     edges = EdgeQueue()
     try:
         pins = load_pins(args.wiring)
-        backend = open_backend(backend_name, edges, platform=platform, pins=pins)
+        keymap = None
+        if backend_name == "keyboard":
+            from cabinet.inputs.keyboard import KeyMap
+
+            keymap = KeyMap.from_names(stored.get(KEYBOARD_MAP))
+        backend = open_backend(backend_name, edges, platform=platform, pins=pins, keymap=keymap)
     except (BackendUnavailableError, WiringError) as exc:
         print(f"spit-cabinet: {exc}", file=sys.stderr)
         return 2
     from cabinet.sound import SoundBoard
 
-    settings = settings_from(args)
+    settings = settings_from(stored, args)
     sounds = SoundBoard.open(
         volume_percent=settings.volume_percent, attract_sound=settings.attract_sound
     )
@@ -209,6 +275,7 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(lights, BoardLights):
                 lights.link.stop()
             sounds.close()
+            store.close(time.monotonic_ns())
     games = app.records.games
     log.info("stopped after %d frames, %d games recorded", app.frames, len(games))
     return 0

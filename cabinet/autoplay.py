@@ -30,8 +30,18 @@ HOLD_NS = 60_000_000
 class AutoPlayers:
     """Both players, simulated at CPU ``skill`` (1–5), pressing through ``sink``."""
 
-    def __init__(self, app: CabinetApp, sink: PressSink, *, skill: int = 4, seed: int = 0):
+    def __init__(
+        self,
+        app: CabinetApp,
+        sink: PressSink,
+        *,
+        skill: int = 4,
+        seed: int = 0,
+        join_after_ns: int = 0,
+    ) -> None:
+        """``join_after_ns``: how long the players watch attract before joining."""
         self.app = app
+        self.join_after_ns = join_after_ns
         self.sink = sink
         self.skill = level(skill)
         self.rng = random.Random(seed)
@@ -40,15 +50,21 @@ class AutoPlayers:
         self._seen = 0
         self._pending: list[tuple[int, PlayerControl, bool]] = []
         self._joined_at: int | None = None
+        self._attract_since: int | None = None
 
     def act(self, now_ns: int) -> None:
         """Press whatever is due by ``now_ns`` (call once a frame)."""
         flow = self.app.flow
-        if flow.phase is Phase.ATTRACT and self._joined_at is None:
-            self._joined_at = now_ns
-            for player in (0, 1):
-                self._tap((player, Button.PILE1), now_ns + player * 200_000_000)
-        elif flow.phase is not Phase.ATTRACT:
+        if flow.phase is Phase.ATTRACT:
+            if self._attract_since is None:
+                self._attract_since = now_ns
+            due = now_ns - self._attract_since >= self.join_after_ns
+            if due and self._joined_at is None:
+                self._joined_at = now_ns
+                for player in (0, 1):
+                    self._tap((player, Button.PILE1), now_ns + player * 200_000_000)
+        else:
+            self._attract_since = None
             self._joined_at = None
         match = flow.match
         if match is not None and flow.phase is Phase.PLAY:

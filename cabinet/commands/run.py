@@ -100,6 +100,16 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="simulated people press the mock buttons (soak tests, demos; needs --input mock)",
     )
+    parser.add_argument(
+        "--autoplay-after",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="with --autoplay, watch attract this long before joining (0)",
+    )
+    parser.add_argument(
+        "--games", type=int, metavar="N", help="stop once N games have been recorded"
+    )
     parser.add_argument("--seed", type=int, help="seed the demo and the deals (default: clock)")
 
 
@@ -245,6 +255,8 @@ def run(args: argparse.Namespace) -> int:
     def keep_going() -> bool:
         if pygame.event.get(pygame.QUIT):
             return False
+        if args.games is not None and len(app.records.games) >= args.games:
+            return False
         return deadline is None or time.monotonic_ns() < deadline
 
     after_frame = None
@@ -262,7 +274,8 @@ def run(args: argparse.Namespace) -> int:
         def press(control: Any, pressed: bool, t_ns: int) -> None:
             (mock.press if pressed else mock.release)(control, t_ns)
 
-        after_frame = AutoPlayers(app, press, seed=args.seed or 0).act
+        join_after = int(args.autoplay_after * 1e9)
+        after_frame = AutoPlayers(app, press, seed=args.seed or 0, join_after_ns=join_after).act
 
     with backend:
         app.start()

@@ -62,7 +62,7 @@ class AutoPlayers:
             if due and self._joined_at is None:
                 self._joined_at = now_ns
                 for player in (0, 1):
-                    self._tap((player, Button.PILE1), now_ns + player * 200_000_000)
+                    self.tap((player, Button.PILE1), now_ns + player * 200_000_000)
         else:
             self._attract_since = None
             self._joined_at = None
@@ -93,9 +93,10 @@ class AutoPlayers:
                 presses = seat.look(match.game, t_match)
                 if presses is not None:
                     for edge in presses:
-                        self._tap((player, edge.button), match.to_abs(edge.t_ns))
+                        self.tap((player, edge.button), match.to_abs(edge.t_ns))
 
-    def _tap(self, control: PlayerControl, t_ns: int) -> None:
+    def tap(self, control: PlayerControl, t_ns: int) -> None:
+        """Press ``control`` at ``t_ns`` and let go a moment later."""
         self._pending.append((t_ns, control, True))
         self._pending.append((t_ns + HOLD_NS, control, False))
         self._pending.sort(key=lambda item: item[0])

@@ -1,0 +1,97 @@
+"""Screenshots of the cabinet's real screens, made headless, for the README and docs.
+
+    python scripts/screenshots.py [OUT_DIR]      # default: docs/screenshots
+
+Each screen is the real cabinet (``CabinetApp``) on SDL's dummy video driver, driven by a
+virtual clock and simulated presses: attract, join, play in both orientations, game over.
+The same seed gives the same pictures.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+
+from cabinet.app import FRAME_NS, AppSettings, CabinetApp
+from cabinet.autoplay import AutoPlayers
+from cabinet.display.geometry import Orientation
+from cabinet.flow import FlowSettings, Phase
+from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from game.edges import Button
+
+SIZE = (1280, 720)
+S = 1_000_000_000
+
+
+class Shoot:
+    """One cabinet on a virtual clock, with simulated people."""
+
+    def __init__(self, orientation: Orientation, seed: int = 7) -> None:
+        self.screen = pygame.display.set_mode(SIZE)
+        self.now = 10**12
+        self.edges = EdgeQueue()
+        settings = AppSettings(
+            flow=FlowSettings(join_wait_s=3, game_over_s=30), orientation=orientation
+        )
+        self.app = CabinetApp(
+            self.screen, self.edges, settings, clock=lambda: self.now, threaded=False, seed=seed
+        )
+        self.people = AutoPlayers(self.app, self._press, seed=seed, join_after_ns=10**18)
+
+    def _press(self, control: object, pressed: bool, t_ns: int) -> None:
+        self.edges.put(RawEdge(control, pressed, t_ns))  # type: ignore[arg-type]
+
+    def run(self, seconds: float, until: Callable[[], bool] | None = None) -> None:
+        end = self.now + int(seconds * S)
+        while self.now < end and not (until is not None and until()):
+            self.now += FRAME_NS
+            self.people.act(self.now)
+            self.app.step(self.now)
+
+    def join(self, *players: int) -> None:
+        for player in players:
+            self.people.tap((player, Button.PILE1), self.now)
+        self.run(0.3)
+
+    def save(self, path: Path) -> None:
+        pygame.image.save(self.screen, str(path))
+        print(path)
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.display.init()
+    pygame.font.init()
+
+    shoot = Shoot(Orientation.UPRIGHT)
+    shoot.run(12)
+    shoot.save(out / "attract.png")
+    shoot.join(0)
+    shoot.run(1)
+    shoot.save(out / "join.png")
+    shoot.join(1)
+    shoot.run(25)
+    shoot.save(out / "play-upright.png")
+    shoot.run(600, until=lambda: shoot.app.flow.phase is Phase.GAME_OVER)
+    shoot.run(1)
+    shoot.save(out / "game-over.png")
+
+    cocktail = Shoot(Orientation.COCKTAIL, seed=8)
+    cocktail.run(2)
+    cocktail.join(0, 1)
+    cocktail.run(20)
+    cocktail.save(out / "play-cocktail.png")
+    pygame.display.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

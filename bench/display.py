@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
+
+from machine_info import machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -46,25 +47,6 @@ LIGHTS = LightState.all_off().with_lights(spit=Light.pulse(1200, GREEN))
 def pct(samples: list[float], q: float) -> float:
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def machine() -> dict[str, object]:
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": model,
-        "python": platform.python_version(),
-        "pygame": pygame.version.ver,
-        "sdl": ".".join(map(str, pygame.get_sdl_version())),
-        "video_driver": os.environ["SDL_VIDEODRIVER"],
-    }
 
 
 class Scene:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import time
+
+from machine_info import machine
 
 from game.bots import choose_play, level
 from game.cpu_match import play_cpu_game
@@ -54,19 +54,6 @@ def engine_game(seed: int, rules: Rules, fits: tuple[frozenset[int], ...]) -> in
             game.advance(t)
         game.take_events()
     return plays
-
-
-def machine() -> dict[str, object]:
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version()}
 
 
 def main() -> None:

@@ -13,13 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+
+from machine_info import machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -171,18 +172,6 @@ def _event_to_write(
         t.written.clear()
     return {"n": n, "p50_ms": pct(samples, 0.5), "p99_ms": pct(samples, 0.99),
             "max_ms": max(samples)}  # fmt: skip
-
-
-def machine() -> dict[str, object]:
-    model = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"nproc": os.cpu_count(), "cpu": model, "python": platform.python_version()}
 
 
 def main() -> int:

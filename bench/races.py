@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import platform
 import random
 import statistics
 import sys
@@ -33,6 +32,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from machine_info import machine
 
 # Run from a checkout: import this repository's packages, not an installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,25 +72,6 @@ RACE_DECKS = (deck("6S 9S 9H 9D 5H"), deck("4D 9C 9S 9H KC"))
 """Both players' slot 1 fits pile 1; whoever plays first beats the other."""
 TIE_DECKS = (deck("9S 9H 9D 4C 5H"), deck("9C 9S 9H 6D 5D"))
 """Both players' slot 1 fits no pile: ties can be pressed again and again."""
-
-
-def machine() -> dict[str, object]:
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "pygame": pygame.version.ver,
-        "sdl": ".".join(map(str, pygame.get_sdl_version())),
-    }
 
 
 # -- simulated races (virtual time) ------------------------------------------------------

@@ -396,6 +396,9 @@ class CabinetApp:
                 tr.t("gameover.cards_left", count=summary.get("cards_left", [0, 0])[p]),
                 tr.t("gameover.plays", count=summary.get("plays", [0, 0])[p]),
             ]
+            fastest = summary.get("fastest_play_ns", [None, None])[p]
+            if fastest is not None:
+                lines.append(tr.t("gameover.fastest_play", ms=fastest / MS))
             if closest is not None and closest.get("winner") == p and closest["margin_ns"] > 0:
                 lines.append(tr.t("gameover.closest_race", ms=closest["margin_ns"] / MS))
             players.append(PlayerSummary(names[p], tuple(lines), winner == p))

@@ -19,7 +19,7 @@ from typing import Any
 from game.cards import Card, DeckError, NotationError, derived_rng, shuffled_deck, validate_deck
 from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
-from game.events import Event, GameOver, Played, Rejected, RejectReason, Tie
+from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Tie
 from game.referee import Referee
 from game.rules import Rules, RulesError
 
@@ -275,16 +275,27 @@ class Replay:
 def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str, Any]:
     """The game's result and counters as JSON-ready values. ``race_margins_ns`` lists, in
     order, the margin (ns) of every race lost to the opponent (each *beaten* rejection):
-    how long after the winning play the losing one arrived."""
+    how long after the winning play the losing one arrived. ``fastest_play_ns`` gives each
+    player's quickest play, from selecting the slot to the card landing (``None`` before
+    their first play)."""
     outcome = game.outcome
     plays = [0, 0]
     beaten = [0, 0]
     rejected: dict[str, int] = {r.value: 0 for r in RejectReason}
     closest: dict[str, Any] | None = None
     margins: list[int] = []
+    selected_at: list[int | None] = [None, None]
+    fastest: list[int | None] = [None, None]
     for event in events:
-        if type(event) is Played:
+        if type(event) is Selected:
+            selected_at[event.player] = event.t_ns
+        elif type(event) is Played:
             plays[event.player] += 1
+            since = selected_at[event.player]
+            if since is not None:
+                took = event.t_ns - since
+                best = fastest[event.player]
+                fastest[event.player] = took if best is None else min(best, took)
         elif type(event) is Rejected:
             rejected[event.reason.value] += 1
             if event.reason is RejectReason.BEATEN:
@@ -318,6 +329,7 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
         "reordered_races": referee.stats.reordered_races,
         "closest_race": closest,
         "race_margins_ns": margins,
+        "fastest_play_ns": fastest,
         "end_t_ns": last.t_ns if last else None,
     }
 

@@ -158,3 +158,10 @@ def test_delivered_ns_is_optional() -> None:
     data["edges"].sort(key=lambda e: e["t_ns"])
     record = MatchRecord.from_json(data)
     assert record.edges[0].delivered_ns == record.edges[0].t_ns
+
+
+def test_the_summary_gives_each_players_fastest_play() -> None:
+    done = replay(MatchRecord.load(DATA / "race-1us-wrong-order.json"))
+    summary = done.summary()
+    # Player 1 selected slot 1 at 100 ms and played it at 500 ms; player 2 never played.
+    assert summary["fastest_play_ns"] == [400_000_000, None]

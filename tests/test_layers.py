@@ -49,3 +49,17 @@ def test_the_checker_sees_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import pygame\nfrom cabinet.cli import main\nfrom . import x\n")
     assert imported_modules(sample) == {"pygame", "cabinet"}
+
+
+def test_firmware_bridge_imports_only_pyserial_and_the_standard_library() -> None:
+    """The host side may use pyserial; the board's firmware only MicroPython's own
+    hardware modules (``machine``, ``neopixel``, ``micropython``), and only inside
+    ``firmware_bridge/firmware`` or the simulator's stand-ins for them."""
+    board_modules = {"machine", "neopixel", "micropython"}
+    allowed = set(sys.stdlib_module_names) | {"firmware_bridge", "__future__", "serial"}
+    for path in sources("firmware_bridge"):
+        bad = imported_modules(path) - allowed
+        on_board = path.relative_to(ROOT).parts[1] in ("firmware", "sim")
+        if on_board:
+            bad -= board_modules
+        assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"

@@ -161,7 +161,8 @@ class Scene:
     """The work of one real frame at 1920x1080: background, 20 alpha cards, text."""
 
     def __init__(self) -> None:
-        pygame.init()
+        pygame.display.init()  # no audio: a frame's work is drawing
+        pygame.font.init()
         self.screen = pygame.display.set_mode((1920, 1080))
         card = pygame.Surface((180, 252), pygame.SRCALPHA)
         card.fill((250, 250, 245, 235))

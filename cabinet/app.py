@@ -319,6 +319,12 @@ class CabinetApp:
                 store.audits.count_link_drop(reconnects - self._link_drops_seen)
             self._link_drops_seen = reconnects
 
+    def _count_stuck(self, batch: list[FeedEvent]) -> None:
+        if self.store is not None:
+            for item in batch:
+                if isinstance(item, SwitchStuck):
+                    self.store.audits.count_stuck(item.control)
+
     def _flow_notices(self, now: int) -> None:
         for notice in self.flow.update(now):
             if isinstance(notice, GameFinished):
@@ -363,6 +369,7 @@ class CabinetApp:
             self._early = []
         flow = self.flow
         for batch in batches:
+            self._count_stuck(batch)
             if self.in_service:
                 assert service is not None
                 service.take(batch, now)
@@ -409,8 +416,6 @@ class CabinetApp:
                     elif item.control == SERVICE:
                         log.info("SERVICE pressed")
             elif isinstance(item, SwitchStuck):
-                if self.store is not None:
-                    self.store.audits.count_stuck(item.control)
                 if not isinstance(item.control, str):
                     player, button = item.control
                     self._warnings[player] = self.tr.t(

@@ -148,12 +148,14 @@ class RaceTestPage(Page):
         self.history: list[RaceResult] = []
 
     def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
-        if not isinstance(item, PlayerPress) or item.player in self.presses:
+        if not isinstance(item, PlayerPress):
             return
         if self.result is not None:  # a new race starts with the next press
             self.result = None
             self.presses.clear()
             self.order.clear()
+        if item.player in self.presses:
+            return
         self.presses[item.player] = item.edge.t_ns
         self.order.append(item.player)
         if len(self.presses) == 2:

@@ -4,7 +4,7 @@ cabinet's lifetime. A group can be cleared (after a confirm); lifetime totals ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cabinet.inputs.controls import ALL_CONTROLS
 from cabinet.service.format import control_label, duration, when
@@ -24,10 +24,14 @@ class BookkeepingPage(ListPage):
             Item(
                 tr.t(f"service.audit.group.{g.value}"),
                 tr.t("service.audit.cleared", value=when(menu.store.audits.group(g).cleared_at)),
-                select=lambda now, g=g: menu.push(AuditGroupPage(g)),
+                select=_opener(menu, g),
             )
             for g in AuditGroup
         ]
+
+
+def _opener(menu: ServiceMenu, group: AuditGroup) -> Callable[[int], None]:
+    return lambda now: menu.push(AuditGroupPage(group))
 
 
 def _pair(current: object, lifetime: object) -> str:
@@ -135,7 +139,9 @@ def _power(menu: ServiceMenu, c: PowerCounts, life: PowerCounts) -> list[tuple[s
     ]
 
 
-_COUNTERS = {
+Counters = Callable[[Any, Any, Any], list[tuple[str, str]]]
+
+_COUNTERS: dict[AuditGroup, Counters] = {
     AuditGroup.GAMES: _games,
     AuditGroup.PLAY: _play,
     AuditGroup.HARDWARE: _hardware,

@@ -37,12 +37,20 @@ from cabinet.display.views import (
 )
 from cabinet.flow import Flow, FlowSettings, GameFinished, Phase
 from cabinet.i18n import Translator, font_path
+from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import SERVICE, TEST, control_name
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, PlayerPress, RefereeFeed, RefereeThread
 from cabinet.light_show import lights_for
+from cabinet.service.context import ServiceContext
+from cabinet.service.door import DoorOpen, no_door
+from cabinet.service.draw import MenuRenderer
+from cabinet.service.menu import ServiceMenu
 from cabinet.sound import SoundBoard
+from cabinet.storage import setting_table as table
+from cabinet.storage.settings import Settings
+from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import LightState
 from firmware_bridge.link import LightLink
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
@@ -108,6 +116,29 @@ class AppSettings:
     attract_sound: bool = False
     hints: bool = False
     brightness_percent: int = 100
+    resolution: str = "auto"
+    """``"auto"`` or ``"WIDTHxHEIGHT"``: the screen mode (applied through ``set_mode``)."""
+
+    @classmethod
+    def from_stored(cls, stored: Settings) -> AppSettings:
+        """The main loop's settings from the operator's stored ones."""
+        flow = FlowSettings(
+            rules=stored.rules(),
+            cpu_allowed=stored.get(table.CPU_OPPONENT),
+            cpu_level=stored.get(table.CPU_LEVEL),
+            join_wait_s=stored.get(table.JOIN_CPU_WAIT_S),
+            idle_timeout_s=stored.get(table.IDLE_TIMEOUT_S),
+        )
+        return cls(
+            flow=flow,
+            language=stored.get(table.LANGUAGE),
+            orientation=Orientation(stored.get(table.ORIENTATION)),
+            volume_percent=stored.get(table.VOLUME),
+            attract_sound=stored.get(table.ATTRACT_SOUND),
+            hints=stored.get(table.BUTTON_HINTS),
+            brightness_percent=stored.get(table.LIGHT_BRIGHTNESS),
+            resolution=stored.get(table.RESOLUTION),
+        )
 
 
 class CabinetApp:
@@ -126,9 +157,20 @@ class CabinetApp:
         seed: int | None = None,
         threaded: bool = True,
         pump_input: Callable[[], None] | None = None,
+        store: CabinetStore | None = None,
+        door_open: DoorOpen | None = None,
+        set_mode: Callable[[str], pygame.Surface] | None = None,
+        input_backend: InputBackend | None = None,
     ) -> None:
         """``threaded``: run the referee on its own thread (the cabinet); ``False`` pumps
-        it from :meth:`step` instead (tests with a virtual clock)."""
+        it from :meth:`step` instead (tests with a virtual clock).
+
+        ``store``: the cabinet's stored settings and books; with it, TEST opens the
+        service menu (:meth:`open_service`). ``door_open()``: whether the door is open
+        (the menu needs it; default: no door switch). ``set_mode(resolution)``: opens the
+        screen at a resolution setting (``"auto"`` or ``"WIDTHxHEIGHT"``) and returns it,
+        for a resolution changed in the menu. ``input_backend``: shown in the input
+        test (hardware timestamps or not)."""
         self.screen = screen
         self.settings = settings
         self.clock = clock
@@ -141,13 +183,23 @@ class CabinetApp:
         self.flow = Flow(settings.flow, seed if seed is not None else now, now)
         self.feed = RefereeFeed(None, edges, clock=clock, origin_ns=now)
         self.thread: RefereeThread | None = RefereeThread(self.feed) if threaded else None
-        self.renderer = Renderer(
-            screen,
-            settings.orientation,
-            font_path(),
-            lights_strip=self.lights.on_screen,
-            beaten_text=lambda margin: self.tr.t("play.beaten_by", ms=margin / MS),
-        )
+        self.renderer = self._make_renderer()
+        self.store = store
+        self._set_mode = set_mode
+        self._input_backend = input_backend
+        self.service: ServiceMenu | None = None
+        """The service menu (with a store), open or closed."""
+        if store is not None:
+            self.service = ServiceMenu(
+                self._service_context(store),
+                self._service_closed,
+                door_open=door_open if door_open is not None else no_door,
+            )
+        self.menu_renderer = MenuRenderer(screen, font_path())
+        self._chatter_seen: dict[object, int] = {}
+        self._link_drops_seen = 0
+        self.restart_needed: list[str] = []
+        """Settings changed in the menu that take effect at the next start."""
         self._fed: object = None
         self._warnings: dict[int, str] = {}
         self._phase_seen = self.flow.phase
@@ -158,6 +210,126 @@ class CabinetApp:
         """TEST / SERVICE presses seen (the service menu takes them over later)."""
         self.on_test: Callable[[int], None] | None = None
         """Called with the clock reading when TEST is pressed (opens the service menu)."""
+
+    def _make_renderer(self) -> Renderer:
+        return Renderer(
+            self.screen,
+            self.settings.orientation,
+            font_path(),
+            lights_strip=self.lights.on_screen,
+            beaten_text=lambda margin: self.tr.t("play.beaten_by", ms=margin / MS),
+        )
+
+    # -- settings ----------------------------------------------------------------------
+
+    def apply_settings(self, settings: AppSettings) -> None:
+        """Make ``settings`` the cabinet's: the translator, the screen (resolution,
+        orientation), the sound board (volume, attract sound), the lights (brightness,
+        hints: read each frame) and the flow (rules, CPU, join and idle times: from the
+        next game)."""
+        old = self.settings
+        self.settings = settings
+        if settings.language != old.language:
+            self.tr = Translator(settings.language)
+        self.sounds.volume_percent = settings.volume_percent
+        self.sounds.attract_sound = settings.attract_sound
+        self.flow.settings = settings.flow
+        rebuild = settings.orientation is not old.orientation
+        if settings.resolution != old.resolution and self._set_mode is not None:
+            self.screen = self._set_mode(settings.resolution)
+            self.menu_renderer.resize(self.screen)
+            rebuild = True
+        if rebuild or settings.language != old.language:
+            self.renderer = self._make_renderer()
+        self.renderer.invalidate()
+
+    # -- the service menu --------------------------------------------------------------
+
+    def _service_context(self, store: CabinetStore) -> ServiceContext:
+        def link_health() -> Any:
+            return self.lights.link.health() if isinstance(self.lights, BoardLights) else None
+
+        backend = self._input_backend
+        return ServiceContext(
+            store=store,
+            sounds=self.sounds,
+            switches=lambda: self.feed.switches,
+            link_health=link_health,
+            hardware_timestamps=bool(backend is not None and backend.hardware_timestamps),
+            serial_ports=serial_ports,
+        )
+
+    @property
+    def in_service(self) -> bool:
+        return self.service is not None and self.service.is_open
+
+    def open_service(self, now: int) -> bool:
+        """TEST: open the service menu (the door must be open). A game being readied or
+        played is abandoned and recorded so; the referee gets no game, the lights show
+        the service pattern. Returns whether the menu opened."""
+        service = self.service
+        if service is None or service.is_open:
+            return False
+        if not service.can_open():
+            log.info("TEST pressed with the door shut: the service menu stays closed")
+            return False
+        self.flow.abandon(now)
+        self._flow_notices(now)
+        self._fed = None
+        self.feed.play_onto(None)
+        self._warnings.clear()
+        self._sync_audits()
+        assert self.store is not None
+        self.store.save_audits(now)
+        service.context = self._service_context(self.store)
+        service.open(now)
+        self.menu_renderer.invalidate()
+        return True
+
+    def _service_closed(self, now: int) -> None:
+        """The menu closed: settings and audits saved in one transaction, then applied;
+        a fresh attract mode starts."""
+        service = self.service
+        store = self.store
+        assert service is not None and store is not None
+        self.restart_needed = service.restart_needed()
+        self._sync_audits()
+        store.save(now)
+        self.apply_settings(AppSettings.from_stored(store.settings))
+        self.flow.abandon(now)  # a fresh demo on the new settings
+        self._phase_seen = self.flow.phase
+        self._demo_seen = self.flow.demo
+        self.renderer.reset_animations()
+        self.renderer.invalidate()
+
+    def _sync_audits(self) -> None:
+        """Count chatter and light link drops seen since the last sync into the audits
+        (in memory: the next transaction writes them)."""
+        store = self.store
+        if store is None:
+            return
+        for status in self.feed.switches:
+            seen = self._chatter_seen.get(status.control, 0)
+            if status.chatter > seen:
+                store.audits.count_chatter(status.control, status.chatter - seen)
+            self._chatter_seen[status.control] = status.chatter
+        if isinstance(self.lights, BoardLights):
+            reconnects = self.lights.link.health().reconnects
+            if reconnects > self._link_drops_seen:
+                store.audits.count_link_drop(reconnects - self._link_drops_seen)
+            self._link_drops_seen = reconnects
+
+    def _count_stuck(self, batch: list[FeedEvent]) -> None:
+        if self.store is not None:
+            for item in batch:
+                if isinstance(item, SwitchStuck):
+                    self.store.audits.count_stuck(item.control)
+
+    def _flow_notices(self, now: int) -> None:
+        for notice in self.flow.update(now):
+            if isinstance(notice, GameFinished):
+                self._sync_audits()
+                self.records.add(notice)
 
     # -- running -----------------------------------------------------------------------
 
@@ -181,6 +353,10 @@ class CabinetApp:
     def step(self, now: int) -> list[pygame.Rect]:
         """One frame at clock reading ``now``: input, flow, lights, sound, drawing.
         Returns the repainted rectangles."""
+        service = self.service
+        if service is not None and service.is_open and service.page.wants_keys:
+            codes = [event.key for event in pygame.event.get(pygame.KEYDOWN)]
+            service.raw_keys(codes, now)
         if self._pump_input is not None:
             self._pump_input()
         batches: Iterable[list[FeedEvent]]
@@ -193,10 +369,21 @@ class CabinetApp:
             self._early = []
         flow = self.flow
         for batch in batches:
-            self._take(batch, now)
-        for notice in flow.update(now):
-            if isinstance(notice, GameFinished):
-                self.records.add(notice)
+            self._count_stuck(batch)
+            if self.in_service:
+                assert service is not None
+                service.take(batch, now)
+            else:
+                self._take(batch, now)
+        if service is not None and service.is_open:
+            service.tick(now)
+        if service is not None and service.is_open:
+            screen = service.screen(now)
+            self.lights.show(screen.lights)
+            self.frames += 1
+            return self.menu_renderer.draw(screen)
+        flow = self.flow
+        self._flow_notices(now)
         self._follow_flow()
         if flow.phase is Phase.ATTRACT:
             if flow.demo is not self._demo_seen:
@@ -213,7 +400,7 @@ class CabinetApp:
 
     def _take(self, batch: list[FeedEvent], now: int) -> None:
         game_events: list[Event] = []
-        for item in batch:
+        for i, item in enumerate(batch):
             if isinstance(item, PlayerPress):
                 self.flow.press(item.player, now)
                 self._follow_flow()
@@ -222,6 +409,10 @@ class CabinetApp:
                     self.operator_presses.append(control_name(item.control))
                     if item.control == TEST and self.on_test is not None:
                         self.on_test(now)
+                    if item.control == TEST and self.open_service(now):
+                        assert self.service is not None
+                        self.service.take(batch[i + 1 :], now)
+                        return
                     elif item.control == SERVICE:
                         log.info("SERVICE pressed")
             elif isinstance(item, SwitchStuck):
@@ -431,6 +622,15 @@ def run_frames(
             after_frame(time.monotonic_ns())
         next_frame = max(next_frame + FRAME_NS, now + MIN_FRAME_GAP_NS)
         app.wait((next_frame - time.monotonic_ns()) / 1e9)
+
+
+def serial_ports() -> list[str]:
+    """The serial devices present (for the LED port setting), by their stable names."""
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        return []
+    return sorted(port.device for port in list_ports.comports())
 
 
 def _with_lights(table: TableView, lights: LightState) -> TableView:

@@ -26,7 +26,7 @@ from cabinet.app import (
     run_frames,
 )
 from cabinet.display.geometry import Orientation
-from cabinet.flow import FlowSettings, GameFinished
+from cabinet.flow import GameFinished
 from cabinet.i18n import LANGUAGES
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
@@ -37,21 +37,7 @@ from cabinet.inputs.select import (
     open_backend,
 )
 from cabinet.storage.paths import add_data_dir_option, data_dir
-from cabinet.storage.setting_table import (
-    ATTRACT_SOUND,
-    BUTTON_HINTS,
-    CPU_LEVEL,
-    CPU_OPPONENT,
-    IDLE_TIMEOUT_S,
-    INPUT_BACKEND,
-    JOIN_CPU_WAIT_S,
-    KEYBOARD_MAP,
-    LANGUAGE,
-    LIGHT_BRIGHTNESS,
-    ORIENTATION,
-    RESOLUTION,
-    VOLUME,
-)
+from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, RESOLUTION
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from game.bots import LEVELS
@@ -134,27 +120,48 @@ def load_pins(path: Path | None) -> dict[Any, int] | None:
     return pins_from_wiring(load_config(path))
 
 
+def _pin_map(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from wiring.config import load_config
+
+    return load_config(path)
+
+
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
     """The settings the operator stored, with this run's command-line choices on top."""
-    rules = stored.rules()
+    settings = AppSettings.from_stored(stored)
+    flow = settings.flow
+    rules = flow.rules
     if args.best_of is not None:
         rules = dataclasses.replace(rules, best_of=args.best_of)
-    flow = FlowSettings(
+    flow = dataclasses.replace(
+        flow,
         rules=rules,
-        cpu_allowed=stored.get(CPU_OPPONENT) and not args.no_cpu,
-        cpu_level=args.cpu_level if args.cpu_level is not None else stored.get(CPU_LEVEL),
-        join_wait_s=stored.get(JOIN_CPU_WAIT_S),
-        idle_timeout_s=stored.get(IDLE_TIMEOUT_S),
+        cpu_allowed=flow.cpu_allowed and not args.no_cpu,
+        cpu_level=args.cpu_level if args.cpu_level is not None else flow.cpu_level,
     )
-    return AppSettings(
+    return dataclasses.replace(
+        settings,
         flow=flow,
-        language=args.language or stored.get(LANGUAGE),
-        orientation=Orientation(args.orientation or stored.get(ORIENTATION)),
-        volume_percent=stored.get(VOLUME),
-        attract_sound=stored.get(ATTRACT_SOUND),
-        hints=stored.get(BUTTON_HINTS),
-        brightness_percent=stored.get(LIGHT_BRIGHTNESS),
+        language=args.language or settings.language,
+        orientation=Orientation(args.orientation) if args.orientation else settings.orientation,
     )
+
+
+def open_door(backend: Any, pin_map: Any) -> Any:
+    """The door switch on the GPIO (or mock) backend's pin factory, when the pin map has
+    one (``wiring/``: ``door``); ``None`` otherwise (the keyboard, or no switch)."""
+    from cabinet.inputs.gpio import GpioInput
+    from cabinet.service.door import DoorSwitch
+    from wiring.pinmap import Control, Function
+
+    if not isinstance(backend, GpioInput):
+        return None
+    bcm = pin_map.bcm(Control(Function.DOOR))
+    if bcm is None:
+        return None
+    return DoorSwitch(bcm, pin_factory=backend.pin_factory)
 
 
 class StoredRecords(RecordSink):
@@ -240,14 +247,23 @@ def run(args: argparse.Namespace) -> int:
         volume_percent=settings.volume_percent, attract_sound=settings.attract_sound
     )
     lights = open_lights(args.lights)
+
+    def set_mode(resolution: str) -> pygame.Surface:
+        chosen = args.size or (None if resolution == "auto" else _size(resolution))
+        return pygame.display.set_mode(chosen or ((0, 0) if full else WINDOW_SIZE), flags)
+
     app = CabinetApp(
         screen,
         edges,
         settings,
         sounds=sounds,
         lights=lights,
+        records=StoredRecords(store),
         seed=args.seed,
         pump_input=backend.pump,
+        store=store,
+        set_mode=set_mode,
+        input_backend=backend,
     )
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
@@ -278,6 +294,13 @@ def run(args: argparse.Namespace) -> int:
         after_frame = AutoPlayers(app, press, seed=args.seed or 0, join_after_ns=join_after).act
 
     with backend:
+        door = None
+        if app.service is not None:
+            from wiring.default import DEFAULT_PIN_MAP
+
+            door = open_door(backend, _pin_map(args.wiring) or DEFAULT_PIN_MAP)
+            if door is not None:
+                app.service.door_open = door
         app.start()
         try:
             run_frames(app, keep_going, after_frame)
@@ -288,6 +311,10 @@ def run(args: argparse.Namespace) -> int:
             if isinstance(lights, BoardLights):
                 lights.link.stop()
             sounds.close()
+            if door is not None:
+                door.close()
+            if app.in_service:
+                app.service.leave(time.monotonic_ns())  # type: ignore[union-attr]
             store.close(time.monotonic_ns())
     games = app.records.games
     log.info("stopped after %d frames, %d games recorded", app.frames, len(games))

@@ -23,6 +23,8 @@ SAMPLE_PARAMS: dict[str, list[object]] = {
     "score1": [1, 3],
     "n": [1, 2, 3, 4, 5],
     "button": ["Slot 4"],
+    "name": ["Player 1 · Slot 4"],
+    "value": ["2025-03-01 12:00"],
 }
 """Values every message is rendered with: every plural category and exact form is reached."""
 

@@ -60,7 +60,7 @@ REQUIRED: dict[str, set[str]] = {
 
 # Messages that may read the same as in English (words the languages borrowed).
 SAME_AS_ENGLISH: dict[str, set[str]] = {
-    "it": {"attract.demo", "play.cpu"},
+    "it": {"attract.demo", "play.cpu", "service.confirm.no"},
     "nl": {"attract.demo", "play.cpu", "cpu.level.1", "cpu.level.4"},
     "fi": {"attract.demo"},
     "pt": {"attract.demo", "play.cpu", "cpu.level.2"},

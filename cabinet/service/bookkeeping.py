@@ -1,0 +1,149 @@
+"""Bookkeeping: the audits, each counter since its group was last cleared and for the
+cabinet's lifetime. A group can be cleared (after a confirm); lifetime totals cannot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cabinet.inputs.controls import ALL_CONTROLS
+from cabinet.service.format import control_label, duration, when
+from cabinet.service.pages import ConfirmPage, Item, ListPage
+from cabinet.storage.audits import AuditGroup, GameCounts, HardwareCounts, PlayCounts, PowerCounts
+
+if TYPE_CHECKING:
+    from cabinet.service.menu import ServiceMenu
+
+
+class BookkeepingPage(ListPage):
+    title_key = "service.main.bookkeeping"
+
+    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+        tr = menu.tr
+        return [
+            Item(
+                tr.t(f"service.audit.group.{g.value}"),
+                tr.t("service.audit.cleared", value=when(menu.store.audits.group(g).cleared_at)),
+                select=_opener(menu, g),
+            )
+            for g in AuditGroup
+        ]
+
+
+def _opener(menu: ServiceMenu, group: AuditGroup) -> Callable[[int], None]:
+    return lambda now: menu.push(AuditGroupPage(group))
+
+
+def _pair(current: object, lifetime: object) -> str:
+    return f"{current} · {lifetime}"
+
+
+class AuditGroupPage(ListPage):
+    """One group's counters: *since cleared · lifetime*, and *Clear these counters*."""
+
+    def __init__(self, group: AuditGroup) -> None:
+        super().__init__()
+        self.group = group
+
+    def title(self, menu: ServiceMenu) -> str:
+        return menu.tr.t(f"service.audit.group.{self.group.value}")
+
+    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+        tr = menu.tr
+        audit = menu.store.audits.group(self.group)
+        rows = [
+            Item(
+                tr.t("service.audit.cleared", value=when(audit.cleared_at)),
+                tr.t("service.audit.columns"),
+                tone="head",
+            )
+        ]
+        counters = _COUNTERS[self.group](menu, audit.current, audit.lifetime)
+        rows.extend(Item(label, value, tone="head") for label, value in counters)
+        rows.append(Item(tr.t("service.audit.clear"), select=self._clear(menu), tone="warn"))
+        return rows
+
+    def _clear(self, menu: ServiceMenu) -> Callable[[int], None]:
+        group = self.group
+
+        def clear(now_ns: int) -> None:
+            menu.store.clear_audits(group)
+
+        question = menu.tr.t(
+            "service.confirm.clear", name=menu.tr.t(f"service.audit.group.{group.value}")
+        )
+        return lambda now: menu.push(ConfirmPage(question, clear))
+
+
+def _games(menu: ServiceMenu, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]:
+    t = menu.tr.t
+    return [
+        (t("service.audit.two_player"), _pair(c.two_player, life.two_player)),
+        (t("service.audit.vs_cpu"), _pair(c.vs_cpu, life.vs_cpu)),
+        (t("service.audit.abandoned"), _pair(c.abandoned, life.abandoned)),
+        (t("service.audit.p1_wins"), _pair(c.p1_wins, life.p1_wins)),
+        (t("service.audit.p2_wins"), _pair(c.p2_wins, life.p2_wins)),
+        (t("service.audit.cpu_wins"), _pair(c.cpu_wins, life.cpu_wins)),
+        (t("service.audit.draws"), _pair(c.draws, life.draws)),
+        (
+            t("service.audit.average_game"),
+            _pair(duration(c.average_game_ms), duration(life.average_game_ms)),
+        ),
+        (
+            t("service.audit.longest_game"),
+            _pair(duration(c.longest_game_ms), duration(life.longest_game_ms)),
+        ),
+    ]
+
+
+def _play(menu: ServiceMenu, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
+    t = menu.tr.t
+    return [
+        (t("service.audit.plays"), _pair(c.plays, life.plays)),
+        (t("service.audit.spits"), _pair(c.spits, life.spits)),
+        (t("service.audit.races_under_1ms"), _pair(c.races_under_1ms, life.races_under_1ms)),
+        (t("service.audit.races_under_10ms"), _pair(c.races_under_10ms, life.races_under_10ms)),
+        (
+            t("service.audit.races_under_100ms"),
+            _pair(c.races_under_100ms, life.races_under_100ms),
+        ),
+        (
+            t("service.audit.races_100ms_or_more"),
+            _pair(c.races_100ms_or_more, life.races_100ms_or_more),
+        ),
+        (t("service.audit.ties"), _pair(c.ties, life.ties)),
+        (t("service.audit.late_edges"), _pair(c.late_edges, life.late_edges)),
+    ]
+
+
+def _hardware(menu: ServiceMenu, c: HardwareCounts, life: HardwareCounts) -> list[tuple[str, str]]:
+    tr = menu.tr
+    rows = [(tr.t("service.audit.link_drops"), _pair(c.led_link_drops, life.led_link_drops))]
+    rows.append((tr.t("service.audit.per_button"), tr.t("service.audit.per_button_columns")))
+    for control in ALL_CONTROLS:
+        rows.append(
+            (
+                control_label(tr, control),
+                f"{_pair(c.stuck[control], life.stuck[control])}"
+                f"  |  {_pair(c.chatter[control], life.chatter[control])}",
+            )
+        )
+    return rows
+
+
+def _power(menu: ServiceMenu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str]]:
+    t = menu.tr.t
+    return [
+        (t("service.audit.power_ons"), _pair(c.power_ons, life.power_ons)),
+        (t("service.audit.uptime"), _pair(duration(c.uptime_ms), duration(life.uptime_ms))),
+    ]
+
+
+Counters = Callable[[Any, Any, Any], list[tuple[str, str]]]
+
+_COUNTERS: dict[AuditGroup, Counters] = {
+    AuditGroup.GAMES: _games,
+    AuditGroup.PLAY: _play,
+    AuditGroup.HARDWARE: _hardware,
+    AuditGroup.POWER: _power,
+}

@@ -1,0 +1,45 @@
+"""Numbers, times and names as the menu shows them (in the menu's language)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from cabinet.i18n import Translator
+from cabinet.inputs.controls import Control
+from game.edges import Button
+
+MS = 1_000_000
+
+
+def control_label(tr: Translator, control: Control) -> str:
+    """``Player 1 · Slot 1``; TEST and SERVICE as printed on their buttons."""
+    if isinstance(control, str):
+        return control.upper()
+    player, button = control
+    return f"{tr.t('play.player', player=player + 1)} · {button_label(tr, button)}"
+
+
+def button_label(tr: Translator, button: Button) -> str:
+    kind, number = button.value[:-1], int(button.value[-1])
+    return tr.t(f"button.{kind}", n=number)
+
+
+def duration(ms: float | None) -> str:
+    """``1:05`` (minutes:seconds) under an hour, ``2 h 05 min`` beyond; ``–`` for none."""
+    if ms is None:
+        return "–"
+    seconds = int(ms // 1000)
+    if seconds < 3600:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+def stamp_ms(tr: Translator, t_ns: int, places: int = 3) -> str:
+    """A timestamp as milliseconds with ``places`` decimals (``500.001``): a replay's
+    times count from the game's start, so a microsecond shows."""
+    return tr.decimal(t_ns / MS, places)
+
+
+def when(moment: datetime) -> str:
+    """A date and time as the operator reads it: ``2025-03-01 12:00`` (local time)."""
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,262 @@
+"""Last games: the stored match records, newest first, and a step-by-step replay.
+
+The replay feeds the record's edges through the same referee and engine the game used
+(:func:`game.record.replay`), so it decides every race exactly as it was decided live.
+For each race it shows both presses' timestamps, when software saw each, and the margin:
+how an operator settles "I pressed first!".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cabinet.service.format import button_label, duration, stamp_ms, when
+from cabinet.service.keys import MenuKey
+from cabinet.service.pages import Item, ListPage, Page
+from cabinet.service.screen import MenuScreen, Row
+from cabinet.storage.audits import Seat
+from cabinet.storage.records import GameListing
+from game.edges import Button, Edge
+from game.events import (
+    Event,
+    GameOver,
+    LateEdge,
+    Played,
+    Rejected,
+    RejectReason,
+    Selected,
+    Spat,
+    Started,
+    StuckChanged,
+    Tie,
+)
+from game.record import MatchRecord, replay, result_mismatches
+
+if TYPE_CHECKING:
+    from cabinet.i18n import Translator
+    from cabinet.service.menu import ServiceMenu
+
+LISTED = 50
+"""How many games the list shows (the newest)."""
+
+SHOWN_EVENTS = (Started, Selected, Played, Rejected, Tie, StuckChanged, Spat, GameOver, LateEdge)
+"""The events a replay steps through (refills and countdowns follow from these)."""
+
+
+def seat_names(tr: Translator, listing: GameListing) -> str:
+    names = [
+        tr.t("play.cpu") if seat is Seat.CPU else tr.t("play.player", player=i + 1)
+        for i, seat in enumerate(listing.seats)
+    ]
+    return " – ".join(names)
+
+
+def result_text(tr: Translator, listing: GameListing) -> str:
+    if listing.termination == "abandoned":
+        return tr.t("gameover.abandoned")
+    if listing.winner is None:
+        return tr.t("gameover.draw")
+    if listing.seats[listing.winner] is Seat.CPU:
+        return tr.t("gameover.cpu_wins")
+    return tr.t("gameover.wins", player=listing.winner + 1)
+
+
+class LastGamesPage(ListPage):
+    title_key = "service.main.last_games"
+
+    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+        tr = menu.tr
+        games = menu.store.records.recent(LISTED)
+        if not games:
+            return [Item(tr.t("service.games.none"), tone="head")]
+        return [
+            Item(
+                f"#{g.id}  {when(g.ended_at)}  {seat_names(tr, g)}",
+                f"{result_text(tr, g)} · {duration(g.duration_ms)}",
+                select=self._open(menu, g.id),
+            )
+            for g in games
+        ]
+
+    def _open(self, menu: ServiceMenu, game_id: int) -> Callable[[int], None]:
+        def open_game(now_ns: int) -> None:
+            record = menu.store.records.record(game_id)
+            if record is not None:
+                menu.push(ReplayPage(game_id, record))
+
+        return open_game
+
+
+@dataclass(frozen=True, slots=True)
+class RaceDetail:
+    """One race of a replay: the winner's and the loser's press onto the same pile."""
+
+    pile: int
+    winner: int
+    margin_ns: int
+    winner_t_ns: int
+    loser_t_ns: int
+    winner_seen_ns: int | None
+    """When software saw the winner's press (its ``delivered_ns``)."""
+    loser_seen_ns: int | None
+
+
+def _pile_edge(edges: Sequence[Edge], player: int, pile: int, t_ns: int) -> Edge | None:
+    button = Button.pile(pile)
+    for edge in edges:
+        if edge.player == player and edge.button is button and edge.is_press and edge.t_ns == t_ns:
+            return edge
+    return None
+
+
+def race_detail(record: MatchRecord, event: Rejected) -> RaceDetail:
+    """The race a *beaten* rejection lost, with both presses' times (match ns)."""
+    assert event.margin_ns is not None
+    winner = 1 - event.player
+    winner_t = event.t_ns - event.margin_ns
+    won = _pile_edge(record.edges, winner, event.pile, winner_t)
+    lost = _pile_edge(record.edges, event.player, event.pile, event.t_ns)
+    return RaceDetail(
+        event.pile,
+        winner,
+        event.margin_ns,
+        winner_t,
+        event.t_ns,
+        won.delivered_ns if won is not None else None,
+        lost.delivered_ns if lost is not None else None,
+    )
+
+
+class ReplayPage(Page):
+    """The replay, one event at a time. Slot 3/4 (left/right) step back and on, slot 1/2
+    jump to the previous/next race, pile 1 or TEST steps on, pile 2 or SERVICE goes
+    back."""
+
+    def __init__(self, game_id: int, record: MatchRecord) -> None:
+        self.game_id = game_id
+        self.record = record
+        result = replay(record)
+        self.events: tuple[Event, ...] = tuple(
+            e for e in result.events if isinstance(e, SHOWN_EVENTS)
+        )
+        self.mismatches = result_mismatches(record.result or {}, result.summary())
+        self.index = 0
+        self.races = [
+            i
+            for i, e in enumerate(self.events)
+            if isinstance(e, Tie) or (isinstance(e, Rejected) and e.reason is RejectReason.BEATEN)
+        ]
+
+    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+        last = max(0, len(self.events) - 1)
+        if key in (MenuKey.RIGHT, MenuKey.SELECT):
+            self.index = min(last, self.index + 1)
+        elif key is MenuKey.LEFT:
+            self.index = max(0, self.index - 1)
+        elif key is MenuKey.DOWN:
+            later = [i for i in self.races if i > self.index]
+            if later:
+                self.index = later[0]
+        elif key is MenuKey.UP:
+            earlier = [i for i in self.races if i < self.index]
+            if earlier:
+                self.index = earlier[-1]
+        elif key in (MenuKey.BACK, MenuKey.NEXT):
+            menu.pop(now_ns)
+
+    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+        tr = menu.tr
+        title = tr.t("service.replay.title", n=self.game_id)
+        if not self.events:
+            return MenuScreen(title, (Row(tr.t("service.replay.empty"), "", "head"),))
+        event = self.events[self.index]
+        rows = [
+            Row(
+                tr.t("service.replay.step", n=self.index + 1, count=len(self.events)),
+                tr.t("service.replay.races", count=len(self.races)),
+                "head",
+            ),
+            Row(tr.t("service.replay.at"), f"{stamp_ms(tr, event.t_ns)} ms", "head"),
+            *self.describe(tr, event),
+        ]
+        notice = (
+            tr.t("service.replay.matches")
+            if not self.mismatches
+            else tr.t("service.replay.differs")
+        )
+        return MenuScreen(title, tuple(rows), None, tr.t("service.help.replay"), notice)
+
+    def describe(self, tr: Translator, event: Event) -> list[Row]:
+        """What happened, in rows; a race in full."""
+        player = getattr(event, "player", 0) + 1
+        if isinstance(event, Started):
+            return [Row(tr.t("service.replay.started"))]
+        if isinstance(event, Selected):
+            return [
+                Row(
+                    tr.t(
+                        "service.replay.selected",
+                        player=player,
+                        button=button_label(tr, Button.slot(event.slot)),
+                    )
+                )
+            ]
+        if isinstance(event, Played):
+            return [
+                Row(
+                    tr.t("service.replay.played", player=player, n=event.pile + 1),
+                    event.card.notation(),
+                )
+            ]
+        if isinstance(event, Rejected) and event.reason is RejectReason.BEATEN:
+            race = race_detail(self.record, event)
+            loser = 1 - race.winner
+            rows = [
+                Row(
+                    tr.t(
+                        "service.replay.race",
+                        player=race.winner + 1,
+                        ms=tr.decimal(race.margin_ns / 1_000_000, 3),
+                    ),
+                    tr.t("button.pile", n=race.pile + 1),
+                    "good",
+                ),
+                self._press_row(tr, race.winner, race.winner_t_ns, race.winner_seen_ns),
+                self._press_row(tr, loser, race.loser_t_ns, race.loser_seen_ns),
+            ]
+            if (
+                race.winner_seen_ns is not None
+                and race.loser_seen_ns is not None
+                and race.loser_seen_ns < race.winner_seen_ns
+            ):
+                rows.append(Row(tr.t("service.race.reordered"), "", "dim"))
+            return rows
+        if isinstance(event, Rejected):
+            return [Row(tr.t("service.replay.refused", player=player))]
+        if isinstance(event, Tie):
+            return [Row(tr.t("service.replay.tie", player=event.first + 1), "", "good")]
+        if isinstance(event, StuckChanged):
+            key = "service.replay.stuck" if event.stuck else "service.replay.unstuck"
+            return [Row(tr.t(key, player=player))]
+        if isinstance(event, Spat):
+            return [Row(tr.t("play.spit"))]
+        if isinstance(event, LateEdge):
+            return [Row(tr.t("service.replay.late", player=player))]
+        if isinstance(event, GameOver):
+            outcome = event.outcome
+            if outcome.termination.value == "abandoned":
+                return [Row(tr.t("gameover.abandoned"))]
+            if outcome.winner is None:
+                return [Row(tr.t("gameover.draw"))]
+            return [Row(tr.t("service.replay.winner", player=outcome.winner + 1))]
+        return [Row(type(event).__name__)]
+
+    @staticmethod
+    def _press_row(tr: Translator, player: int, t_ns: int, seen_ns: int | None) -> Row:
+        seen = "–" if seen_ns is None else f"{stamp_ms(tr, seen_ns)} ms"
+        return Row(
+            tr.t("service.replay.pressed", player=player + 1, value=f"{stamp_ms(tr, t_ns)} ms"),
+            tr.t("service.replay.seen", value=seen),
+        )

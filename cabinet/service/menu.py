@@ -1,0 +1,176 @@
+"""The service menu as the main loop sees it: open, take presses, show a page, close.
+
+:class:`ServiceMenu` holds the page stack. Opening it (:meth:`open`) puts the PIN page
+first when the operator set a PIN; leaving the first page closes the menu and calls
+``on_leave(now_ns)``, where the main loop saves and applies the settings. The menu reads
+no clock: every call carries ``now_ns`` (CLOCK_MONOTONIC ns).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+from cabinet.i18n import Translator
+from cabinet.inputs.debounce import OperatorEdge
+from cabinet.inputs.feed import FeedEvent
+from cabinet.service.context import ServiceContext
+from cabinet.service.door import DoorOpen, no_door
+from cabinet.service.effects import NEXT_START
+from cabinet.service.keys import MenuKey, menu_key
+from cabinet.service.pages import MainPage, Page
+from cabinet.service.pin import PinGate
+from cabinet.service.screen import MenuScreen
+from cabinet.storage.setting_table import LANGUAGE, OPERATOR_PIN
+from cabinet.storage.store import CabinetStore
+from firmware_bridge.lights import AMBER, GREEN, RED, WHITE, Light, LightState
+
+log = logging.getLogger("cabinet.service")
+
+SERVICE_PULSE_MS = 2000
+
+
+def service_lights() -> LightState:
+    """The lights while the menu is open: player 1's buttons lit (they drive the menu),
+    SPIT pulsing amber (the cabinet is in service), the rest off."""
+    lit = {f"p1_{b}": Light.on(WHITE) for b in ("slot1", "slot2", "slot3", "slot4")}
+    lit["p1_pile1"] = Light.on(GREEN)
+    lit["p1_pile2"] = Light.on(RED)
+    lit["spit"] = Light.pulse(SERVICE_PULSE_MS, AMBER)
+    return LightState.all_off().with_lights(**lit)
+
+
+class ServiceMenu:
+    """The menu over one cabinet. ``door_open()`` says whether the door is open (the
+    menu needs it open); ``gate`` is the PIN gate, kept across openings."""
+
+    def __init__(
+        self,
+        context: ServiceContext,
+        on_leave: Callable[[int], None],
+        *,
+        door_open: DoorOpen = no_door,
+        gate: PinGate | None = None,
+    ) -> None:
+        self.context = context
+        self.on_leave = on_leave
+        self.door_open = door_open
+        self.gate = gate if gate is not None else PinGate()
+        self.stack: list[Page] = []
+        self._opened_with: dict[str, object] = {}
+
+    # -- reach -----------------------------------------------------------------------
+
+    @property
+    def store(self) -> CabinetStore:
+        return self.context.store
+
+    @property
+    def tr(self) -> Translator:
+        """The menu speaks the language setting as it is now (a change shows at once)."""
+        return Translator(self.store.settings.get(LANGUAGE))
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self.stack)
+
+    @property
+    def page(self) -> Page:
+        return self.stack[-1]
+
+    def restart_needed(self) -> list[str]:
+        """Settings changed since the menu opened that take effect at the next start."""
+        plain = self.store.settings.as_plain()
+        return [n for n in sorted(NEXT_START) if plain[n] != self._opened_with.get(n)]
+
+    # -- opening and closing ---------------------------------------------------------
+
+    def can_open(self) -> bool:
+        """Whether TEST may open the menu now: the door is open (or there is no switch)."""
+        return self.door_open()
+
+    def open(self, now_ns: int) -> None:
+        """Show the first page (or the PIN page when a PIN is set)."""
+        from cabinet.service.pin_page import PinPage
+
+        self._opened_with = dict(self.store.settings.as_plain())
+        self.stack = [MainPage()]
+        if self.store.settings.get(OPERATOR_PIN):
+            self.gate.clear()
+            self.stack.append(PinPage())
+        log.info("service menu opened")
+
+    def push(self, page: Page) -> None:
+        self.stack.append(page)
+
+    def pop(self, now_ns: int) -> None:
+        """Back to the page before; leaving the first page closes the menu."""
+        if len(self.stack) <= 1:
+            self.leave(now_ns)
+        else:
+            self.stack.pop()
+
+    def replace(self, page: Page) -> None:
+        self.stack[-1] = page
+
+    def leave(self, now_ns: int) -> None:
+        """Close the menu: the main loop saves and applies the settings."""
+        if not self.stack:
+            return
+        self.stack = []
+        log.info("service menu closed")
+        self.on_leave(now_ns)
+
+    def cancel(self, now_ns: int) -> None:
+        """Close without having opened (a cancelled PIN): nothing was changed."""
+        self.stack = []
+        self.on_leave(now_ns)
+
+    # -- each frame ------------------------------------------------------------------
+
+    def take(self, batch: Iterable[FeedEvent], now_ns: int) -> None:
+        """The feed's events of one pump: menu keys, or the page's own (input tests)."""
+        for item in batch:
+            if not self.stack:
+                return
+            page = self.page
+            if page.captures_players and not isinstance(item, OperatorEdge):
+                page.feed(self, item, now_ns)
+                continue
+            page.feed(self, item, now_ns)
+            if not self.stack or self.page is not page:
+                continue
+            key = menu_key(item)
+            if key is not None:
+                page.key(self, key, now_ns)
+
+    def raw_keys(self, codes: Iterable[int], now_ns: int) -> None:
+        for code in codes:
+            if self.stack and self.page.wants_keys:
+                self.page.raw_key(self, code, now_ns)
+
+    def press(self, key: MenuKey, now_ns: int) -> None:
+        """One menu key, as if pressed (for tools and tests that skip the input layer)."""
+        if self.stack:
+            self.page.key(self, key, now_ns)
+
+    def tick(self, now_ns: int) -> None:
+        """Once a frame: a door shut while the menu is open closes it (saving)."""
+        if self.stack and not self.door_open():
+            log.info("door shut: leaving the service menu")
+            self.leave(now_ns)
+
+    def screen(self, now_ns: int) -> MenuScreen:
+        page = self.page
+        shown = page.screen(self, now_ns)
+        lights = page.lights(self, now_ns)
+        return MenuScreen(
+            shown.title,
+            shown.rows,
+            shown.cursor,
+            shown.help,
+            shown.notice,
+            shown.pattern,
+            shown.turned,
+            lights if lights is not None else service_lights(),
+        )

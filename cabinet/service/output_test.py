@@ -1,0 +1,120 @@
+"""The output test: each light in turn, each pattern, and the light board link's health."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cabinet.service.pages import Item, ListPage
+from firmware_bridge.lights import (
+    BLUE,
+    GREEN,
+    LIGHT_NAMES,
+    RED,
+    WHITE,
+    Light,
+    LightState,
+)
+
+if TYPE_CHECKING:
+    from cabinet.service.menu import ServiceMenu
+
+PATTERNS: tuple[str, ...] = ("each", "white", "red", "green", "blue", "blink", "pulse", "off")
+"""What the output test shows: ``each`` light in turn, all lit in one colour, all
+blinking, all pulsing (timed by the board), all off."""
+
+STEP_S = 1
+S = 1_000_000_000
+
+
+def pattern_lights(pattern: str, index: int) -> LightState:
+    """The light state of ``pattern``; ``index`` is the light lit in ``each``."""
+    off = LightState.all_off()
+    if pattern == "each":
+        return off.with_lights(**{LIGHT_NAMES[index % len(LIGHT_NAMES)]: Light.on(WHITE)})
+    everything = {
+        "white": Light.on(WHITE),
+        "red": Light.on(RED),
+        "green": Light.on(GREEN),
+        "blue": Light.on(BLUE),
+        "blink": Light.blink(500, WHITE),
+        "pulse": Light.pulse(2000, WHITE),
+        "off": Light.off(),
+    }[pattern]
+    return off.with_lights(**dict.fromkeys(LIGHT_NAMES, everything))
+
+
+def light_label(menu: ServiceMenu, name: str) -> str:
+    """``Player 1 · Slot 1``, ``Stuck · player 2``, ``Spit``."""
+    tr = menu.tr
+    if name == "spit":
+        return tr.t("play.spit")
+    if name.startswith("stuck"):
+        return f"{tr.t('play.stuck')} · {tr.t('play.player', player=int(name[-1]))}"
+    player, button = name.split("_")
+    kind, number = button[:-1], int(button[-1])
+    return f"{tr.t('play.player', player=int(player[1]))} · {tr.t(f'button.{kind}', n=number)}"
+
+
+class OutputTestPage(ListPage):
+    title_key = "service.tests.output"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pattern = 0
+        self.light = 0
+        self.auto = True
+        self.started_ns: int | None = None
+
+    def _index(self, now_ns: int) -> int:
+        if not self.auto or self.started_ns is None:
+            return self.light
+        return self.light + int((now_ns - self.started_ns) // (STEP_S * S))
+
+    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+        if self.started_ns is None:
+            self.started_ns = now_ns
+        tr = menu.tr
+        pattern = PATTERNS[self.pattern]
+
+        def step_pattern(direction: int) -> None:
+            self.pattern = (self.pattern + direction) % len(PATTERNS)
+
+        def step_light(direction: int) -> None:
+            self.light = (self._index(now_ns) + direction) % len(LIGHT_NAMES)
+            self.auto = False
+
+        items = [
+            Item(
+                tr.t("service.output.pattern"),
+                tr.t(f"service.output.pattern.{pattern}"),
+                step=step_pattern,
+            )
+        ]
+        if pattern == "each":
+            name = LIGHT_NAMES[self._index(now_ns) % len(LIGHT_NAMES)]
+            items.append(
+                Item(tr.t("service.output.light"), light_label(menu, name), step=step_light)
+            )
+        items.extend(self._health(menu))
+        return items
+
+    def _health(self, menu: ServiceMenu) -> list[Item]:
+        tr = menu.tr
+        health = menu.context.link_health()
+        head = tr.t("service.output.board")
+        if health is None:
+            return [Item(head, tr.t("service.output.on_screen"), tone="head")]
+        firmware = health.board.firmware if health.board is not None else "–"
+        rtt = "–" if health.rtt_ms is None else f"{tr.decimal(health.rtt_ms, 1)} ms"
+        state = "service.output.connected" if health.connected else "service.output.disconnected"
+        return [
+            Item(head, tr.t(state), tone="head" if health.connected else "warn"),
+            Item(tr.t("service.output.port"), health.port or "–", tone="head"),
+            Item(tr.t("service.output.firmware"), firmware, tone="head"),
+            Item(tr.t("service.output.rtt"), rtt, tone="head"),
+            Item(tr.t("service.output.errors"), str(health.errors), tone="head"),
+            Item(tr.t("service.output.reconnects"), str(health.reconnects), tone="head"),
+        ]
+
+    def lights(self, menu: ServiceMenu, now_ns: int) -> LightState | None:
+        return pattern_lights(PATTERNS[self.pattern], self._index(now_ns))

@@ -3,7 +3,8 @@
     python scripts/screenshots.py [OUT_DIR]      # default: docs/screenshots
 
 Each screen is the real cabinet (``CabinetApp``) on SDL's dummy video driver, driven by a
-virtual clock and simulated presses: attract, join, play in both orientations, game over.
+virtual clock and simulated presses: attract, join, play in both orientations, game over,
+and the service menu.
 The same seed gives the same pictures.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +26,7 @@ from cabinet.autoplay import AutoPlayers
 from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from cabinet.storage.store import CabinetStore
 from game.edges import Button
 
 SIZE = (1280, 720)
@@ -33,7 +36,9 @@ S = 1_000_000_000
 class Shoot:
     """One cabinet on a virtual clock, with simulated people."""
 
-    def __init__(self, orientation: Orientation, seed: int = 7) -> None:
+    def __init__(
+        self, orientation: Orientation, seed: int = 7, store: CabinetStore | None = None
+    ) -> None:
         self.screen = pygame.display.set_mode(SIZE)
         self.now = 10**12
         self.edges = EdgeQueue()
@@ -41,7 +46,13 @@ class Shoot:
             flow=FlowSettings(join_wait_s=3, game_over_s=30), orientation=orientation
         )
         self.app = CabinetApp(
-            self.screen, self.edges, settings, clock=lambda: self.now, threaded=False, seed=seed
+            self.screen,
+            self.edges,
+            settings,
+            clock=lambda: self.now,
+            threaded=False,
+            seed=seed,
+            store=store,
         )
         self.people = AutoPlayers(self.app, self._press, seed=seed, join_after_ns=10**18)
 
@@ -89,6 +100,15 @@ def main() -> int:
     cocktail.join(0, 1)
     cocktail.run(20)
     cocktail.save(out / "play-cocktail.png")
+
+    with tempfile.TemporaryDirectory() as data:
+        store = CabinetStore.open(Path(data))
+        menu = Shoot(Orientation.UPRIGHT, seed=9, store=store)
+        menu.run(1)
+        menu.app.open_service(menu.now)
+        menu.run(0.5)
+        menu.save(out / "service-menu.png")
+        store.close()
     pygame.display.quit()
     return 0
 

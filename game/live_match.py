@@ -59,6 +59,7 @@ class LiveMatch:
         self.events: list[Event] = []
         """Every event of the game so far, in order."""
         self._new: list[Event] = []
+        self._abandoned_ns: int | None = None
         self._absorb(self.referee.tick(0), 0)
 
     # -- the clock ------------------------------------------------------------------
@@ -81,19 +82,20 @@ class LiveMatch:
     def take(self, edge: Edge, delivered_abs_ns: int) -> list[Event]:
         """A person's edge (``t_ns`` on the cabinet clock) delivered at ``delivered_abs_ns``;
         returns the events decided since the last call."""
-        now = self.to_match(delivered_abs_ns)
+        now = max(self.to_match(delivered_abs_ns), self._now)
         self._run_until(now)
-        moved = Edge(edge.player, edge.button, edge.edge, edge.t_ns - self.start_abs_ns)
-        self._absorb(self.referee.take(moved, now), now)
-        return self._drain()
+        if edge.player in self.humans:  # a CPU seat's buttons do nothing
+            moved = Edge(edge.player, edge.button, edge.edge, edge.t_ns - self.start_abs_ns)
+            self._absorb(self.referee.take(moved, now), now)
+        return self._drain(delivered_abs_ns)
 
     def advance(self, now_abs_ns: int) -> list[Event]:
         """Move the clock to ``now_abs_ns``: CPU presses due by then are made at their own
         times, held edges are decided, spits fall due. Returns the new events."""
-        now = self.to_match(now_abs_ns)
+        now = max(self.to_match(now_abs_ns), self._now)
         self._run_until(now)
         self._absorb(self.referee.tick(now), now)
-        return self._drain()
+        return self._drain(now_abs_ns)
 
     def next_wake_abs_ns(self) -> int | None:
         """The cabinet clock reading when something will next happen with no input: a CPU
@@ -121,9 +123,10 @@ class LiveMatch:
         now = max(self.to_match(now_abs_ns), self._now)
         self._absorb(self.referee.tick(now), now)
         if self.game.outcome is None:
-            self.game.abandon(max(now, self.referee.horizon_ns))
+            self._abandoned_ns = max(now, self.referee.horizon_ns)
+            self.game.abandon(self._abandoned_ns)
             self._absorb(self.game.take_events(), now)
-        return self._drain()
+        return self._drain(max(now_abs_ns, self.start_abs_ns))
 
     # -- results ---------------------------------------------------------------------
 
@@ -139,6 +142,7 @@ class LiveMatch:
             seed=self.seed,
             end_ns=max(self._now, self.referee.now_ns),
             meta=self._meta,
+            abandoned_ns=self._abandoned_ns,
         )
 
     # -- internals -------------------------------------------------------------------
@@ -180,6 +184,10 @@ class LiveMatch:
         for seat in self.cpus:
             seat.observe(new, t)
 
-    def _drain(self) -> list[Event]:
+    def _drain(self, now_abs_ns: int) -> list[Event]:
+        """The events not yet handed out, once the start (R5) has come: before it, the
+        deal and the start's spit are held back, so the cabinet shows them at "spit!"."""
+        if now_abs_ns < self.start_abs_ns:
+            return []
         new, self._new = self._new, []
         return new

@@ -19,7 +19,16 @@ from typing import Any
 from game.cards import Card, DeckError, NotationError, derived_rng, shuffled_deck, validate_deck
 from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
-from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Tie
+from game.events import (
+    Event,
+    GameOver,
+    Played,
+    Rejected,
+    RejectReason,
+    Selected,
+    Termination,
+    Tie,
+)
 from game.referee import Referee
 from game.rules import Rules, RulesError
 
@@ -51,6 +60,9 @@ class MatchRecord:
     """The result the game had when it was recorded, if known."""
     meta: Mapping[str, Any] | None = None
     """Free-form context (players, levels, cabinet); replay ignores it."""
+    abandoned_ns: int | None = None
+    """When the cabinet stopped the game (idle, service menu), if it did: a replay ends it
+    there too, with no winner."""
 
     @property
     def clock_end_ns(self) -> int:
@@ -76,6 +88,8 @@ class MatchRecord:
             data["result"] = dict(self.result)
         if self.meta is not None:
             data["meta"] = dict(self.meta)
+        if self.abandoned_ns is not None:
+            data["abandoned_ns"] = self.abandoned_ns
         return data
 
     def dumps(self) -> str:
@@ -116,7 +130,10 @@ class MatchRecord:
         meta = data.get("meta")
         if meta is not None and not isinstance(meta, dict):
             raise RecordError("meta", "must be an object")
-        return cls(rules, decks, edges, seed, end_ns, result, meta)
+        abandoned_ns = data.get("abandoned_ns")
+        if abandoned_ns is not None and not _is_int(abandoned_ns):
+            raise RecordError("abandoned_ns", f"must be an integer, got {abandoned_ns!r}")
+        return cls(rules, decks, edges, seed, end_ns, result, meta, abandoned_ns)
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
@@ -317,7 +334,7 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
     return {
         "finished": finished,
         "winner": outcome.winner if outcome else None,
-        "draw": bool(outcome and outcome.draw),
+        "draw": bool(outcome and outcome.draw and outcome.termination is not Termination.ABANDONED),
         "termination": outcome.termination.value if outcome else None,
         "cards_left": [game.cards_left(0), game.cards_left(1)],
         "plays": plays,
@@ -348,6 +365,9 @@ def replay(record: MatchRecord) -> Replay:
         assert edge.delivered_ns is not None
         events.extend(referee.take(edge, edge.delivered_ns))
     events.extend(referee.tick(max(record.clock_end_ns, referee.now_ns)))
+    if record.abandoned_ns is not None and referee.game.outcome is None:
+        referee.game.abandon(max(record.abandoned_ns, referee.horizon_ns))
+        events.extend(referee.game.take_events())
     return Replay(referee.game, referee, tuple(events))
 
 

@@ -27,7 +27,7 @@ class Tally:
 
     def add(self, summary: Mapping[str, Any], duration_ns: int) -> None:
         self.games += 1
-        if not summary["finished"]:
+        if not summary["finished"] or summary["termination"] == "abandoned":
             self.unfinished += 1
         elif summary["draw"]:
             self.draws += 1

@@ -71,3 +71,41 @@ def test_next_wake_points_at_the_cpu() -> None:
     match.advance(wake)
     later = match.next_wake_abs_ns()
     assert later is not None and later > wake  # the CPU is now thinking about a press
+
+
+def test_an_abandoned_game_replays_to_its_recorded_result() -> None:
+    match = LiveMatch(Rules(), 21, (None, level(3)), START)
+    match.advance(START + 20_000 * MS)
+    match.abandon(START + 21_000 * MS)
+    summary = match.summary()
+    assert summary["termination"] == "abandoned" and summary["draw"] is False
+    record = match.record()
+    assert record.abandoned_ns is not None
+    assert result_of(replay(record).summary()) == result_of(summary)
+
+
+def test_presses_on_a_cpu_seats_buttons_do_nothing() -> None:
+    match = LiveMatch(Rules(), 22, (None, level(1)), START)
+    t = START + 100 * MS
+    match.take(Edge.press(1, Button.SLOT1, t), t)
+    match.take(Edge.press(1, Button.PILE1, t + MS), t + MS)
+    match.advance(t + 50 * MS)
+    assert match.referee.stats.edges == 0  # the beginner CPU presses 1.6 s in at the earliest
+    assert match.referee.selected(1) is None
+
+
+def test_the_deal_is_shown_at_spit_not_before() -> None:
+    start = START + 1_500 * MS  # a match being readied: "ready… spit!" runs until then
+    match = LiveMatch(Rules(), 23, (None, None), start)
+    assert match.advance(START) == []
+    assert match.advance(start - MS) == []
+    events = match.advance(start)
+    assert type(events[0]).__name__ == "Started"
+
+
+def test_a_clock_reading_older_than_the_match_is_taken_as_now() -> None:
+    match = LiveMatch(Rules(), 24, (None, None), START)
+    match.advance(START + 50 * MS)
+    match.abandon(START + 60 * MS)
+    match.advance(START + 55 * MS)  # a pump that read the clock before the abandon
+    assert match.summary()["termination"] == "abandoned"

@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import logging
 import queue
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from cabinet.display.views import (
 from cabinet.flow import Flow, FlowSettings, GameFinished, Phase
 from cabinet.i18n import Translator, font_path
 from cabinet.inputs.base import InputBackend
-from cabinet.inputs.controls import SERVICE, TEST, control_name
+from cabinet.inputs.controls import SERVICE, TEST
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, PlayerPress, RefereeFeed, RefereeThread
@@ -49,6 +50,7 @@ from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
 from cabinet.sound import SoundBoard
 from cabinet.storage import setting_table as table
+from cabinet.storage.problems import StorageError
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import LightState
@@ -99,9 +101,12 @@ class RecordSink:
     def __init__(self, keep: int = 50) -> None:
         self.keep = keep
         self.games: list[GameFinished] = []
+        self.count = 0
+        """Every game added, including those no longer kept."""
 
     def add(self, game: GameFinished) -> None:
         self.games.append(game)
+        self.count += 1
         del self.games[: -self.keep]
 
 
@@ -206,10 +211,6 @@ class CabinetApp:
         self._demo_seen = self.flow.demo
         self._early: list[list[FeedEvent]] = []
         self.frames = 0
-        self.operator_presses: list[str] = []
-        """TEST / SERVICE presses seen (the service menu takes them over later)."""
-        self.on_test: Callable[[int], None] | None = None
-        """Called with the clock reading when TEST is pressed (opens the service menu)."""
 
     def _make_renderer(self) -> Renderer:
         return Renderer(
@@ -273,10 +274,12 @@ class CabinetApp:
         if not service.can_open():
             log.info("TEST pressed with the door shut: the service menu stays closed")
             return False
-        self.flow.abandon(now)
-        self._flow_notices(now)
-        self._fed = None
-        self.feed.play_onto(None)
+        with self.feed.hold():  # the referee thread lets go of the game first
+            self._fed = None
+            self.feed.play_onto(None)
+            self.flow.abandon(now)
+            finished = self._flow_update(now)
+        self._record(finished)
         self._warnings.clear()
         self._sync_audits()
         assert self.store is not None
@@ -325,11 +328,37 @@ class CabinetApp:
                 if isinstance(item, SwitchStuck):
                     self.store.audits.count_stuck(item.control)
 
-    def _flow_notices(self, now: int) -> None:
-        for notice in self.flow.update(now):
-            if isinstance(notice, GameFinished):
-                self._sync_audits()
-                self.records.add(notice)
+    def _restart_referee(self, now: int) -> None:
+        """The referee thread died (a bug): say so, abandon the game it was playing (in
+        the books as abandoned) and start a new thread, rather than leave the cabinet dead."""
+        assert self.thread is not None
+        log.error("the referee thread stopped", exc_info=self.thread.error)
+        with self.feed.hold():
+            self._fed = None
+            self.feed.play_onto(None)
+            try:
+                self.flow.abandon(now)
+            except Exception:  # the game itself may be what broke: drop it
+                log.exception("the game could not be abandoned cleanly")
+            finished = self._flow_update(now)
+        self._record(finished)
+        self.thread = RefereeThread(self.feed)
+        self.thread.start()
+
+    def _flow_update(self, now: int) -> list[GameFinished]:
+        """The flow's clock moves to ``now`` (call holding the feed's lock); returns the
+        games that ended, for :meth:`_record` to write once the lock is let go."""
+        return [n for n in self.flow.update(now) if isinstance(n, GameFinished)]
+
+    def _record(self, finished: list[GameFinished]) -> None:
+        """Into the books. A storage failure (disk full, card gone) must not stop the
+        cabinet: it is logged, and the audits were rolled back with the transaction."""
+        for game in finished:
+            self._sync_audits()
+            try:
+                self.records.add(game)
+            except (sqlite3.Error, OSError, StorageError):
+                log.exception("a game could not be recorded")
 
     # -- running -----------------------------------------------------------------------
 
@@ -341,14 +370,21 @@ class CabinetApp:
         if self.thread is not None:
             self.thread.stop()
 
-    def wait(self, timeout_s: float) -> None:
-        """Sleep until the next frame is due (``timeout_s``), or sooner when the referee
-        thread decides something, so a decided press is drawn at once instead of up to a
-        frame later. (Pumped without a thread, it just returns.)"""
-        if self.thread is None or timeout_s <= 0:
+    def wait(self, until_ns: int, earliest_ns: int) -> None:
+        """Sleep until the next frame is due (``until_ns`` on the clock), or sooner when the
+        referee thread decides something, so a decided press is drawn at once instead of
+        up to a frame later; but not before ``earliest_ns``. (Pumped without a thread, it
+        just returns.)"""
+        if self.thread is None:
+            return
+        timeout_s = (until_ns - self.clock()) / 1e9
+        if timeout_s <= 0:
             return
         with contextlib.suppress(queue.Empty):
             self._early.append(self.thread.outbox.get(timeout=timeout_s))
+            early_s = (earliest_ns - self.clock()) / 1e9
+            if early_s > 0:
+                time.sleep(early_s)
 
     def step(self, now: int) -> list[pygame.Rect]:
         """One frame at clock reading ``now``: input, flow, lights, sound, drawing.
@@ -364,26 +400,29 @@ class CabinetApp:
             batches = [self.feed.pump()]
         else:
             if self.thread.error is not None:
-                raise RuntimeError("the referee thread stopped") from self.thread.error
+                self._restart_referee(now)
             batches = self._early + _drain(self.thread.outbox)
             self._early = []
-        flow = self.flow
-        for batch in batches:
-            self._count_stuck(batch)
-            if self.in_service:
-                assert service is not None
-                service.take(batch, now)
-            else:
-                self._take(batch, now)
-        if service is not None and service.is_open:
-            service.tick(now)
+        # One rule for the game the referee thread plays onto: the main thread reads or
+        # changes it only while holding the feed's lock; the books are written after.
+        with self.feed.hold():
+            for batch in batches:
+                self._count_stuck(batch)
+                if self.in_service:
+                    assert service is not None
+                    service.take(batch, now)
+                else:
+                    self._take(batch, now)
+            if service is not None and service.is_open:
+                service.tick(now)
+            finished = [] if self.in_service else self._flow_update(now)
+        self._record(finished)
         if service is not None and service.is_open:
             screen = service.screen(now)
             self.lights.show(screen.lights)
             self.frames += 1
             return self.menu_renderer.draw(screen)
         flow = self.flow
-        self._flow_notices(now)
         self._follow_flow()
         if flow.phase is Phase.ATTRACT:
             if flow.demo is not self._demo_seen:
@@ -406,9 +445,6 @@ class CabinetApp:
                 self._follow_flow()
             elif isinstance(item, OperatorEdge):
                 if item.pressed:
-                    self.operator_presses.append(control_name(item.control))
-                    if item.control == TEST and self.on_test is not None:
-                        self.on_test(now)
                     if item.control == TEST and self.open_service(now):
                         assert self.service is not None
                         self.service.take(batch[i + 1 :], now)
@@ -612,16 +648,19 @@ def run_frames(
     """The cabinet's frame loop: a frame every 1/60 s, and one at once when the referee
     decides something (at most every 4 ms), until ``keep_going()`` is false.
     ``after_frame(now_ns)`` runs after each frame is shown."""
-    next_frame = time.monotonic_ns()
+    next_frame = app.clock()
     while keep_going():
-        now = time.monotonic_ns()
+        now = app.clock()
         rects = app.step(now)
         if rects:
             pygame.display.update(rects)
         if after_frame is not None:
-            after_frame(time.monotonic_ns())
-        next_frame = max(next_frame + FRAME_NS, now + MIN_FRAME_GAP_NS)
-        app.wait((next_frame - time.monotonic_ns()) / 1e9)
+            after_frame(app.clock())
+        if now >= next_frame:  # the frame that was due (an early one keeps the schedule)
+            next_frame += FRAME_NS
+            if next_frame <= now:  # fell behind: carry on from here, no catching up
+                next_frame = now + FRAME_NS
+        app.wait(next_frame, now + MIN_FRAME_GAP_NS)
 
 
 def serial_ports() -> list[str]:

@@ -80,7 +80,9 @@ class AutoPlayers:
             self._match = match
             self._seen = 0
             self._seats = {
-                p: CpuSeat(p, self.skill, random.Random(self.rng.random()), ace_wraps=True)
+                p: CpuSeat(
+                    p, self.skill, random.Random(self.rng.random()), ace_wraps=match.rules.ace_wraps
+                )
                 for p in match.humans
             }
         new = match.events[self._seen :]
@@ -102,6 +104,8 @@ class AutoPlayers:
         self._pending.sort(key=lambda item: item[0])
 
     def _release_due(self, now_ns: int) -> None:
+        # A press planned for t lands when this frame comes round: stamped now, as a
+        # button would be, so the referee sees it within its race window.
         while self._pending and self._pending[0][0] <= now_ns:
-            t, control, pressed = self._pending.pop(0)
-            self.sink(control, pressed, t)
+            _, control, pressed = self._pending.pop(0)
+            self.sink(control, pressed, now_ns)

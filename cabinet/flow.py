@@ -228,7 +228,6 @@ class Flow:
 
     def _new_demo(self, now_ns: int) -> LiveMatch:
         a, b = self.settings.demo_levels
-        self._demo_started_ns = now_ns
         self._demo_end_ns: int | None = None
         seed = self._rng.randrange(2**32)
         return LiveMatch(self.settings.rules, seed, (level(a), level(b)), now_ns)

@@ -7,8 +7,8 @@ something is wrong. Exit 0 when all is well, 1 when something needs attention.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -20,6 +20,7 @@ from cabinet.inputs.controls import ALL_CONTROLS, control_name
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import BackendUnavailableError, Platform, add_input_argument
+from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
 from game.edges import Edge
 
 
@@ -60,7 +61,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--lights", default="auto", help="the LED board's port, or auto")
     parser.add_argument("--wiring", type=Path, help="the installer's pin map override (TOML)")
-    parser.add_argument("--data-dir", type=Path, help="the data directory to check")
+    add_data_dir_option(parser)
     parser.set_defaults(func=run)
 
 
@@ -106,17 +107,8 @@ def check_wiring(path: Path | None) -> Finding:
     return Finding("wiring", "ok", f"{len(pin_map.assignments)} controls mapped ({source})")
 
 
-def default_data_dir() -> Path:
-    """Where the cabinet keeps its data: ``SPIT_CABINET_DATA``, else the XDG data home."""
-    env = os.environ.get("SPIT_CABINET_DATA")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "spit-cabinet"
-
-
-def check_data_dir(path: Path | None) -> Finding:
-    directory = path if path is not None else default_data_dir()
+def check_data_dir(path: str | Path | None) -> Finding:
+    directory = data_dir(path)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=directory, prefix=".doctor-") as probe:
@@ -131,12 +123,12 @@ def check_data_dir(path: Path | None) -> Finding:
             "give the cabinet's user write access, or set SPIT_CABINET_DATA",
         )
     detail = f"{directory} is writable"
-    database = directory / "cabinet.sqlite3"
+    database = database_path(directory)
     if database.exists():
         import sqlite3
 
         try:
-            with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as db:
+            with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
                 result = db.execute("PRAGMA integrity_check").fetchone()[0]
         except sqlite3.DatabaseError as exc:
             result = str(exc)
@@ -308,7 +300,3 @@ def _wait_for_press(edges: EdgeQueue, switch: SwitchFilter, control: Any, timeou
                 if isinstance(item, OperatorEdge) and item.pressed and item.control == control:
                     return True
     return False
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run(argparse.Namespace()))

@@ -9,6 +9,7 @@ it runs headless.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import logging
 import os
@@ -37,7 +38,7 @@ from cabinet.inputs.select import (
     open_backend,
 )
 from cabinet.storage.paths import add_data_dir_option, data_dir
-from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, RESOLUTION
+from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, RESOLUTION
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from game.bots import LEVELS
@@ -193,17 +194,29 @@ def open_lights(choice: str) -> LightsOutput:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    if args.autoplay and args.input not in (None, "mock"):
+        print("spit-cabinet: --autoplay presses mock buttons: use --input mock", file=sys.stderr)
+        return 2
+    with contextlib.ExitStack() as cleanup:
+        return _run(args, cleanup)
+
+
+def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
+    """The cabinet, with everything it opens registered on ``cleanup`` as it is opened,
+    so every way out (an error, Ctrl+C, the service stopping it) closes it again."""
     import pygame
 
     store = CabinetStore.open(data_dir(args.data_dir))
+    cleanup.callback(lambda: store.close(time.monotonic_ns()))
     store.power_on(time.monotonic_ns())
     for problem in store.problems:
         log.warning("%s", problem.message)
     stored = store.settings
     platform = Platform.detect()
-    requested = args.input or (
-        None if stored.get(INPUT_BACKEND) == "auto" else stored.get(INPUT_BACKEND)
-    )
+    backend_setting = stored.get(INPUT_BACKEND)
+    requested = "mock" if args.autoplay else args.input
+    if requested is None and backend_setting != "auto":
+        requested = backend_setting
     try:
         backend_name = choose_backend(requested, platform)
     except (ValueError, BackendUnavailableError) as exc:
@@ -211,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     pygame.display.init()
     pygame.font.init()
+    cleanup.callback(pygame.quit)
     full = not args.windowed and platform.is_pi
     resolution = stored.get(RESOLUTION)
     stored_size = None if resolution == "auto" else _size(resolution)
@@ -246,19 +260,23 @@ def run(args: argparse.Namespace) -> int:
     sounds = SoundBoard.open(
         volume_percent=settings.volume_percent, attract_sound=settings.attract_sound
     )
-    lights = open_lights(args.lights)
+    cleanup.callback(sounds.close)
+    lights = open_lights(args.lights or stored.get(LED_PORT))
+    if isinstance(lights, BoardLights):
+        cleanup.callback(lights.link.stop)
 
     def set_mode(resolution: str) -> pygame.Surface:
         chosen = args.size or (None if resolution == "auto" else _size(resolution))
         return pygame.display.set_mode(chosen or ((0, 0) if full else WINDOW_SIZE), flags)
 
+    records = StoredRecords(store)
     app = CabinetApp(
         screen,
         edges,
         settings,
         sounds=sounds,
         lights=lights,
-        records=StoredRecords(store),
+        records=records,
         seed=args.seed,
         pump_input=backend.pump,
         store=store,
@@ -267,11 +285,19 @@ def run(args: argparse.Namespace) -> int:
     )
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
+    keyboard = backend_name == "keyboard"
 
     def keep_going() -> bool:
-        if pygame.event.get(pygame.QUIT):
+        # The keyboard backend takes its key events itself; everything else (a mouse, a
+        # stray keyboard on the cabinet) is drained here so SDL's queue never fills.
+        events = (
+            pygame.event.get(exclude=(pygame.KEYDOWN, pygame.KEYUP))
+            if keyboard
+            else (pygame.event.get())
+        )
+        if any(e.type == pygame.QUIT for e in events):
             return False
-        if args.games is not None and len(app.records.games) >= args.games:
+        if args.games is not None and records.count >= args.games:
             return False
         return deadline is None or time.monotonic_ns() < deadline
 
@@ -280,11 +306,7 @@ def run(args: argparse.Namespace) -> int:
         from cabinet.autoplay import AutoPlayers
         from cabinet.inputs.mock import MockInput
 
-        if not isinstance(backend, MockInput):
-            print(
-                "spit-cabinet: --autoplay presses mock buttons: add --input mock", file=sys.stderr
-            )
-            return 2
+        assert isinstance(backend, MockInput)
         mock = backend
 
         def press(control: Any, pressed: bool, t_ns: int) -> None:
@@ -293,29 +315,24 @@ def run(args: argparse.Namespace) -> int:
         join_after = int(args.autoplay_after * 1e9)
         after_frame = AutoPlayers(app, press, seed=args.seed or 0, join_after_ns=join_after).act
 
-    with backend:
-        door = None
-        if app.service is not None:
-            from wiring.default import DEFAULT_PIN_MAP
+    cleanup.enter_context(backend)
+    if app.service is not None:
+        from wiring.default import DEFAULT_PIN_MAP
 
-            door = open_door(backend, _pin_map(args.wiring) or DEFAULT_PIN_MAP)
-            if door is not None:
-                app.service.door_open = door
-        app.start()
-        try:
-            run_frames(app, keep_going, after_frame)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            app.stop()
-            if isinstance(lights, BoardLights):
-                lights.link.stop()
-            sounds.close()
-            if door is not None:
-                door.close()
-            if app.in_service:
-                app.service.leave(time.monotonic_ns())  # type: ignore[union-attr]
-            store.close(time.monotonic_ns())
-    games = app.records.games
-    log.info("stopped after %d frames, %d games recorded", app.frames, len(games))
+        door = open_door(backend, _pin_map(args.wiring) or DEFAULT_PIN_MAP)
+        if door is not None:
+            cleanup.callback(door.close)
+            app.service.door_open = door
+
+    def leave_menu() -> None:
+        if app.in_service:
+            assert app.service is not None
+            app.service.leave(time.monotonic_ns())  # saves what the operator changed
+
+    cleanup.callback(leave_menu)
+    cleanup.callback(app.stop)
+    app.start()
+    with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
+        run_frames(app, keep_going, after_frame)
+    log.info("stopped after %d frames, %d games recorded", app.frames, records.count)
     return 0

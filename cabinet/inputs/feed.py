@@ -25,6 +25,7 @@ import queue
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -135,13 +136,13 @@ class RefereeFeed:
         self._target: MatchTarget | None = (
             RefereeTarget(referee, self.origin_ns) if referee is not None else None
         )
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self.stats = FeedStats()
         self.switches: tuple[SwitchStatus, ...] = self.filter.status()
         """The latest snapshot of every control (replaced, never mutated: any thread
         may read it)."""
 
-    def hold(self) -> threading.Lock:
+    def hold(self) -> AbstractContextManager[bool]:
         """The lock the feed holds while it plays onto its target: hold it (``with
         feed.hold():``) to read the game from another thread between two plays."""
         return self._lock
@@ -251,10 +252,12 @@ class RefereeThread:
         self._thread.start()
 
     def stop(self, timeout_s: float = 2.0) -> None:
-        """Ask the thread to finish and wait for it (at most ``timeout_s``)."""
+        """Ask the thread to finish and wait for it (at most ``timeout_s``). Safe to call
+        on a thread never started."""
         self._stop.set()
         self.feed.edges.wake()
-        self._thread.join(timeout_s)
+        if self._thread.ident is not None:
+            self._thread.join(timeout_s)
         if self._previous_interval_s is not None:
             sys.setswitchinterval(self._previous_interval_s)
             self._previous_interval_s = None

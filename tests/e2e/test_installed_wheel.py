@@ -4,8 +4,10 @@ virtual environment, and run every command from there (issue 7). Marked slow; CI
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import venv
@@ -163,5 +165,15 @@ def test_a_minute_of_attract_then_a_full_game_headless(installed: Path, tmp_path
     assert "1 games recorded" in done.stderr
     frames = int(done.stderr.split("stopped after ")[1].split(" frames")[0])
     assert frames > 60 * 50  # a minute of attract alone is 3,600 frames at 60 fps
+    # The game is in the books, and its stored record replays to its stored result.
+    with contextlib.closing(sqlite3.connect(tmp_path / "cabinet.sqlite3")) as db:
+        rows = db.execute("SELECT termination, record FROM games").fetchall()
+    assert len(rows) == 1 and rows[0][0] in ("went_out", "blocked")
+    record = tmp_path / "game.json"
+    record.write_text(rows[0][1])
+    replayed = cabinet(installed, "replay", "--json", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    out = json.loads(replayed.stdout)
+    assert out["result_matches"] is True and out["late_edges"] == 0
     shown = cabinet(installed, "settings", "show", "--data-dir", str(tmp_path))
     assert shown.returncode == 0

@@ -559,6 +559,8 @@ class CabinetApp:
             labels = TableLabels(self._names(), tr.t("play.stuck"))
             warnings = (self._warnings.get(0), self._warnings.get(1))
             table = table_view(match.referee, labels, countdown=countdown, warnings=warnings)
+            if flow.phase is Phase.READY:  # the piles get their cards at "spit!" (R5)
+                table = dataclasses.replace(table, pile_tops=(None, None), pile_sizes=(0, 0))
             hints: list[tuple[int, int]] = []
             if self.settings.hints:
                 for p in match.humans:

@@ -109,8 +109,12 @@ class Flow:
 
     def match_events(self, events: list[Event], now_ns: int) -> None:
         """Events of the running game (from whoever drives it)."""
-        if self.phase is Phase.PLAY and any(isinstance(e, GameOver) for e in events):
-            self._finish(now_ns)
+        # Only the current game's end counts: a late batch from a game already over
+        # cannot end the next one.
+        match = self.match
+        if self.phase is Phase.PLAY and match is not None and match.over:
+            if any(isinstance(e, GameOver) for e in events):
+                self._finish(now_ns)
 
     def update(self, now_ns: int) -> list[Notice]:
         """Move the flow's clock to ``now_ns``: timeouts, the demo, the countdown.

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.cabinet.clocks import WallClock
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -35,20 +36,6 @@ from game.edges import Button
 FRAME = 16_666_667
 T0 = 10**12
 S = 1_000_000_000
-
-
-class WallClock:
-    """A UTC clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
 
 
 @pytest.fixture

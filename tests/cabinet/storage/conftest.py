@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -13,23 +12,10 @@ import pytest
 from cabinet.storage.store import CabinetStore
 from game.bots import level
 from game.cpu_match import CpuGame, play_cpu_game
+from tests.cabinet.clocks import WallClock
 
 # The key map setting loads pygame to check key names; keep its greeting out of outputs.
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-
-class WallClock:
-    """A UTC clock that moves only when told."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta: float) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
 
 
 @pytest.fixture

@@ -112,9 +112,9 @@ class Flow:
         # Only the current game's end counts: a late batch from a game already over
         # cannot end the next one.
         match = self.match
-        if self.phase is Phase.PLAY and match is not None and match.over:
-            if any(isinstance(e, GameOver) for e in events):
-                self._finish(now_ns)
+        ended = any(isinstance(e, GameOver) for e in events)
+        if ended and self.phase is Phase.PLAY and match is not None and match.over:
+            self._finish(now_ns)
 
     def update(self, now_ns: int) -> list[Notice]:
         """Move the flow's clock to ``now_ns``: timeouts, the demo, the countdown.

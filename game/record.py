@@ -343,6 +343,8 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str
         "rejected": rejected,
         "ties": referee.stats.ties,
         "late_edges": referee.stats.late_edges,
+        "early_edges": referee.stats.early_edges,
+        "pile_without_selection": referee.stats.pile_without_selection,
         "reordered_races": referee.stats.reordered_races,
         "closest_race": closest,
         "race_margins_ns": margins,

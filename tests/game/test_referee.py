@@ -137,3 +137,15 @@ def test_clock_errors() -> None:
         ref.tick(4 * MS)
     with pytest.raises(ClockError, match="before it happened"):
         ref.take(Edge.press(0, S1, 9 * MS), 8 * MS)
+
+
+def test_the_summary_counts_early_edges_and_pile_presses_without_a_selection() -> None:
+    from game.record import summarize
+
+    ref = Referee(race_position().game, tie_rng=random.Random(0), start_ns=10 * MS)
+    ref.take(Edge.press(0, S1, 5 * MS), 11 * MS)  # before the start
+    events = ref.take(Edge.press(1, P1, 20 * MS), 20 * MS)
+    events += ref.tick(40 * MS)
+    summary = summarize(ref.game, ref, events)
+    assert summary["early_edges"] == 1
+    assert summary["pile_without_selection"] == 1

@@ -8,13 +8,10 @@ after it and nothing waits on real time.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from tests.cabinet.clocks import WallClock
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -44,32 +41,6 @@ def screen() -> Iterator[pygame.Surface]:
     pygame.font.init()
     yield pygame.display.set_mode((960, 540))
     pygame.display.quit()
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
-
-
-@pytest.fixture
-def open_store(data_dir: Path) -> Iterator[Callable[[], CabinetStore]]:
-    """Opens the store (again: a reboot); all are closed at the end."""
-    opened: list[CabinetStore] = []
-    wall = WallClock()
-
-    def opener() -> CabinetStore:
-        store = CabinetStore.open(data_dir, wall_clock=wall)
-        opened.append(store)
-        return store
-
-    yield opener
-    for store in opened:
-        store.db.close()
-
-
-@pytest.fixture
-def store(open_store: Callable[[], CabinetStore]) -> CabinetStore:
-    return open_store()
 
 
 class Cabinet:

@@ -13,8 +13,9 @@ from game.bots import level
 from game.edges import Button
 from game.live_match import LiveMatch
 from game.rules import MS, Rules
+from tests.cabinet.clocks import WallClock
 
-from .conftest import WallClock, cpu_game
+from .conftest import cpu_game
 
 SEEDS = range(12)
 SEATINGS = [("human", "human"), ("human", "cpu"), ("cpu", "human"), ("cpu", "cpu")]

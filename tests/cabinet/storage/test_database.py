@@ -14,8 +14,9 @@ from cabinet.storage.paths import database_path
 from cabinet.storage.problems import DatabaseBusyError, ProblemKind
 from cabinet.storage.setting_table import LANGUAGE, VOLUME
 from cabinet.storage.store import CabinetStore
+from tests.cabinet.clocks import WallClock
 
-from .conftest import WallClock, cpu_game
+from .conftest import cpu_game
 
 
 def test_wal_and_synchronous_full_are_set(store: CabinetStore, data_dir: Path) -> None:

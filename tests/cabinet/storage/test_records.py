@@ -8,8 +8,9 @@ from cabinet.storage.audits import Seat
 from cabinet.storage.setting_table import RECORDS_KEPT
 from cabinet.storage.store import CabinetStore
 from game.record import replay, result_mismatches
+from tests.cabinet.clocks import WallClock
 
-from .conftest import WallClock, cpu_game
+from .conftest import cpu_game
 
 
 def test_the_store_keeps_the_last_n(store: CabinetStore, wall_clock: WallClock) -> None:

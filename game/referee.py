@@ -126,13 +126,8 @@ class Referee:
             at = self._horizon_ns
             stats.late_edges += 1
             self._events.append(LateEdge(edge.t_ns, edge.player, at, now_ns))
-        held = self._held
-        heapq.heappush(held, (at, self._seq, stamped))
+        heapq.heappush(self._held, (at, self._seq, stamped))
         self._seq += 1
-        if held[0][0] > self._horizon_ns and not self._events:
-            due = self.game.spit_due_ns
-            if due is None or due > self._horizon_ns:
-                return []  # nothing to decide yet: the common case, kept cheap
         return self._release()
 
     def tick(self, now_ns: int) -> list[Event]:

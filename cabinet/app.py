@@ -210,6 +210,9 @@ class CabinetApp:
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
         self._early: list[list[FeedEvent]] = []
+        self.settings_overlay: Callable[[AppSettings], AppSettings] = lambda settings: settings
+        """What this run's command line puts on top of the stored settings; applied again
+        whenever the menu hands back new settings."""
         self.frames = 0
 
     def _make_renderer(self) -> Renderer:
@@ -281,13 +284,31 @@ class CabinetApp:
             finished = self._flow_update(now)
         self._record(finished)
         self._warnings.clear()
-        self._sync_audits()
+        self.sync_audits()
         assert self.store is not None
-        self.store.save_audits(now)
+        try:
+            self.store.save_audits(now)  # so the books the menu shows are current
+        except StorageError:
+            log.exception("the books could not be written on opening the menu")
         service.context = self._service_context(self.store)
         service.open(now)
         self.menu_renderer.invalidate()
         return True
+
+    def _in_menu(self, action: Callable[[], None], now: int) -> None:
+        """Run one of the menu's steps; a bug or a storage failure in a page must not
+        stop the cabinet: it is logged and the menu closes (what was changed is kept)."""
+        try:
+            action()
+        except Exception:
+            log.exception("the service menu failed; closing it")
+            service = self.service
+            if service is not None and service.is_open:
+                try:
+                    service.leave(now)  # saves and applies, as when the operator leaves
+                except Exception:
+                    log.exception("the service menu could not close cleanly")
+                    service.stack = []
 
     def _service_closed(self, now: int) -> None:
         """The menu closed: settings and audits saved in one transaction, then applied;
@@ -296,16 +317,19 @@ class CabinetApp:
         store = self.store
         assert service is not None and store is not None
         self.restart_needed = service.restart_needed()
-        self._sync_audits()
-        store.save(now)
-        self.apply_settings(AppSettings.from_stored(store.settings))
+        self.sync_audits()
+        try:
+            store.save(now)
+        except StorageError:  # a full or failing card: play on, with the changes applied
+            log.exception("the settings and books could not be saved on leaving the menu")
+        self.apply_settings(self.settings_overlay(AppSettings.from_stored(store.settings)))
         self.flow.abandon(now)  # a fresh demo on the new settings
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
         self.renderer.reset_animations()
         self.renderer.invalidate()
 
-    def _sync_audits(self) -> None:
+    def sync_audits(self) -> None:
         """Count chatter and light link drops seen since the last sync into the audits
         (in memory: the next transaction writes them)."""
         store = self.store
@@ -354,7 +378,7 @@ class CabinetApp:
         """Into the books. A storage failure (disk full, card gone) must not stop the
         cabinet: it is logged, and the audits were rolled back with the transaction."""
         for game in finished:
-            self._sync_audits()
+            self.sync_audits()
             try:
                 self.records.add(game)
             except (sqlite3.Error, OSError, StorageError):
@@ -410,18 +434,25 @@ class CabinetApp:
                 self._count_stuck(batch)
                 if self.in_service:
                     assert service is not None
-                    service.take(batch, now)
+                    self._in_menu(lambda b=batch: service.take(b, now), now)
                 else:
                     self._take(batch, now)
             if service is not None and service.is_open:
-                service.tick(now)
+                self._in_menu(lambda: service.tick(now), now)
             finished = [] if self.in_service else self._flow_update(now)
         self._record(finished)
         if service is not None and service.is_open:
-            screen = service.screen(now)
-            self.lights.show(screen.lights)
-            self.frames += 1
-            return self.menu_renderer.draw(screen)
+            drawn: list[list[pygame.Rect]] = []
+
+            def draw_menu() -> None:
+                screen = service.screen(now)
+                self.lights.show(screen.lights)
+                drawn.append(self.menu_renderer.draw(screen))
+
+            self._in_menu(draw_menu, now)
+            if drawn:
+                self.frames += 1
+                return drawn[0]
         flow = self.flow
         self._follow_flow()
         if flow.phase is Phase.ATTRACT:

@@ -131,7 +131,12 @@ def _pin_map(path: Path | None) -> Any:
 
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
     """The settings the operator stored, with this run's command-line choices on top."""
-    settings = AppSettings.from_stored(stored)
+    return overlay(AppSettings.from_stored(stored), args)
+
+
+def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
+    """``settings`` with this run's command-line choices on top (again after every visit
+    to the service menu, so ``--best-of 3`` lasts the whole run)."""
     flow = settings.flow
     rules = flow.rules
     if args.best_of is not None:
@@ -283,6 +288,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         set_mode=set_mode,
         input_backend=backend,
     )
+    app.settings_overlay = lambda settings: overlay(settings, args)
+    cleanup.callback(app.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
     keyboard = backend_name == "keyboard"

@@ -3,8 +3,11 @@ game, the lights show the service pattern."""
 
 from __future__ import annotations
 
+import pytest
+
 from cabinet.flow import Phase
 from cabinet.storage.audits import Seat
+from cabinet.storage.problems import StorageError
 from firmware_bridge.lights import Mode
 from game.edges import Button
 from tests.cabinet.service.conftest import Cabinet
@@ -47,3 +50,37 @@ def test_entering_from_attract_records_nothing(cabinet: Cabinet) -> None:
     assert cab.store.records.count() == 0
     cab.p1(Button.PILE2)
     assert not cab.app.in_service and cab.app.flow.phase is Phase.ATTRACT
+
+
+def test_a_failing_page_closes_the_menu_and_the_cabinet_plays_on(
+    cabinet: Cabinet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cab = cabinet
+    cab.test()
+    assert cab.app.in_service
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in a page")
+
+    monkeypatch.setattr(cab.app.service.page, "key", broken)  # type: ignore[union-attr]
+    cab.p1(Button.SLOT2)  # any key reaches the broken page
+    cab.frames(0.5)
+    assert not cab.app.in_service
+    assert cab.app.flow.phase is Phase.ATTRACT  # back to attract, frames still drawn
+
+
+def test_a_storage_failure_on_leaving_the_menu_still_applies_the_settings(
+    cabinet: Cabinet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cab = cabinet
+    cab.test()
+
+    def full_card(*args: object, **kwargs: object) -> None:
+        raise StorageError("disk full")
+
+    monkeypatch.setattr(cab.store, "save", full_card)
+    cab.store.settings.set("volume", 30)
+    cab.choose("Save and exit")
+    assert not cab.app.in_service
+    assert cab.app.settings.volume_percent == 30
+    cab.frames(0.5)

@@ -225,8 +225,18 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     try:
         backend_name = choose_backend(requested, platform)
     except (ValueError, BackendUnavailableError) as exc:
-        print(f"spit-cabinet: {exc}", file=sys.stderr)
-        return 2
+        if args.input is not None or args.autoplay:
+            print(f"spit-cabinet: {exc}", file=sys.stderr)
+            return 2
+        # Only the stored setting asked for it: never leave the cabinet without buttons.
+        log.warning(
+            "input backend %r from the settings: %s; choosing for this machine", requested, exc
+        )
+        try:
+            backend_name = choose_backend(None, platform)
+        except BackendUnavailableError as again:
+            print(f"spit-cabinet: {again}", file=sys.stderr)
+            return 2
     pygame.display.init()
     pygame.font.init()
     cleanup.callback(pygame.quit)

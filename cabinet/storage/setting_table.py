@@ -192,7 +192,9 @@ INPUT_BACKEND = Choice(
     name="input_backend",
     group=CABINET,
     default=AUTO,
-    choices=(AUTO, *BACKENDS),
+    # Not "mock": chosen from the menu it would leave the cabinet with no buttons at all,
+    # TEST included (``--input mock`` stays for tests and demos).
+    choices=(AUTO, *(b for b in BACKENDS if b != "mock")),
     description="Where button presses come from; auto: GPIO on a Pi, else the keyboard.",
 )
 KEYBOARD_MAP = KeyMapOverrides(

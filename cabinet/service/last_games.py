@@ -32,7 +32,7 @@ from game.events import (
     StuckChanged,
     Tie,
 )
-from game.record import MatchRecord, replay, result_mismatches
+from game.record import MatchRecord, RecordError, replay, result_mismatches
 
 if TYPE_CHECKING:
     from cabinet.i18n import Translator
@@ -82,9 +82,14 @@ class LastGamesPage(ListPage):
 
     def _open(self, menu: ServiceMenu, game: GameListing) -> Callable[[int], None]:
         def open_game(now_ns: int) -> None:
-            record = menu.store.records.record(game.id)
-            if record is not None:
-                menu.push(ReplayPage(game.id, record, game.seats))
+            try:
+                record = menu.store.records.record(game.id)
+                page = None if record is None else ReplayPage(game.id, record, game.seats)
+            except (RecordError, ValueError):  # a damaged or newer record: say so, go on
+                self.notice = menu.tr.t("service.games.unreadable", n=game.id)
+                return
+            if page is not None:
+                menu.push(page)
 
         return open_game
 

@@ -4,6 +4,7 @@ the software in the wrong order)."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -93,3 +94,23 @@ def test_the_replay_credits_a_cpu_win_to_the_cpu(cabinet: Cabinet) -> None:
     page.index = len(page.events) - 1  # the last event: the game is over
     assert cab.labels()[-1] == "The CPU wins!"
     assert "Player 2 wins" not in cab.labels()
+
+
+def test_a_record_that_cannot_be_read_is_reported_not_raised(cabinet: Cabinet) -> None:
+    cab = cabinet
+    record_cpu_games(cab.store, 1)
+    broken = store_golden(cab)
+    data = json.loads(MatchRecord.load(GOLDEN).dumps())
+    data["format"] = 99  # a record this software cannot read (damaged, or from a newer one)
+    with cab.store.db.transaction() as conn:
+        conn.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(data), broken))
+    cab.test()
+    cab.choose("Last games")
+    assert cab.labels()[0].startswith(f"#{broken} ")
+    cab.p1(Button.PILE1)  # open it: the frames run through app.step
+    assert cab.shown.title == "Last games"
+    assert cab.shown.notice == f"The record of game #{broken} cannot be read"
+    cab.p1(Button.SLOT2)
+    assert cab.shown.notice == ""
+    cab.p1(Button.PILE1)  # the readable game still opens
+    assert cab.shown.title.startswith("Replay of game #")

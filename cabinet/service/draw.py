@@ -42,7 +42,20 @@ BARS: tuple[Colour, ...] = (
 """SMPTE-style 100 % colour bars, white to black."""
 
 VISIBLE_ROWS = 11
-"""Rows shown at once; longer pages scroll with the cursor."""
+"""Rows a short page is laid out for: the row height (and type size) of a page of up to
+this many rows."""
+
+MAX_VISIBLE_ROWS = 20
+"""The most rows shown at once: a page of up to this many rows is shown whole, its rows
+made shorter to fit (at 1080 lines, about 38 px each), so pages without a cursor (the
+input test) and rows the cursor never reaches (headings, counters) are all on screen.
+Longer pages scroll with the cursor."""
+
+
+def fitted_rows(count: int) -> int:
+    """How many row heights the rows area is divided into for a page of ``count`` rows:
+    :data:`VISIBLE_ROWS` for a short page, every row up to :data:`MAX_VISIBLE_ROWS`."""
+    return max(VISIBLE_ROWS, min(count, MAX_VISIBLE_ROWS))
 
 
 class MenuRenderer:
@@ -54,6 +67,8 @@ class MenuRenderer:
         self._last: MenuScreen | None = None
         self.top = 0
         """The first row shown (the page scrolls to keep the cursor in view)."""
+        self.shown = range(0)
+        """The indices of the rows on screen after the last page drawn."""
 
     def resize(self, surface: pygame.Surface) -> None:
         self.surface = surface
@@ -88,21 +103,23 @@ class MenuRenderer:
         notice_h = h // 10
         rows_top = title_h + h // 60
         rows_h = h - rows_top - help_h - notice_h
-        row_h = rows_h // VISIBLE_ROWS
         rows = screen.rows
+        visible = fitted_rows(len(rows))
+        row_h = rows_h // visible
         cursor = screen.cursor
         if cursor is not None:
             if cursor < self.top:
                 self.top = cursor
-            elif cursor >= self.top + VISIBLE_ROWS:
-                self.top = cursor - VISIBLE_ROWS + 1
-        self.top = max(0, min(self.top, max(0, len(rows) - VISIBLE_ROWS)))
-        for i, row in enumerate(rows[self.top : self.top + VISIBLE_ROWS]):
+            elif cursor >= self.top + visible:
+                self.top = cursor - visible + 1
+        self.top = max(0, min(self.top, max(0, len(rows) - visible)))
+        self.shown = range(self.top, min(len(rows), self.top + visible))
+        for i, row in enumerate(rows[self.top : self.top + visible]):
             y = rows_top + i * row_h
             self._row(row, self.top + i == cursor, margin, y, w - 2 * margin, row_h)
         if self.top > 0:
             self._line("▲", w - margin, rows_top, margin, row_h // 2, DIM)
-        if self.top + VISIBLE_ROWS < len(rows):
+        if self.top + visible < len(rows):
             self._line("▼", w - margin, rows_top + rows_h - row_h // 2, margin, row_h // 2, DIM)
         if screen.notice:
             box = pygame.Rect(margin, h - help_h - notice_h, w - 2 * margin, notice_h)

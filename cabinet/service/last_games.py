@@ -32,7 +32,7 @@ from game.events import (
     StuckChanged,
     Tie,
 )
-from game.record import MatchRecord, replay, result_mismatches
+from game.record import MatchRecord, RecordError, replay, result_mismatches
 
 if TYPE_CHECKING:
     from cabinet.i18n import Translator
@@ -75,16 +75,21 @@ class LastGamesPage(ListPage):
             Item(
                 f"#{g.id}  {when(g.ended_at)}  {seat_names(tr, g)}",
                 f"{result_text(tr, g)} · {duration(g.duration_ms)}",
-                select=self._open(menu, g.id),
+                select=self._open(menu, g),
             )
             for g in games
         ]
 
-    def _open(self, menu: ServiceMenu, game_id: int) -> Callable[[int], None]:
+    def _open(self, menu: ServiceMenu, game: GameListing) -> Callable[[int], None]:
         def open_game(now_ns: int) -> None:
-            record = menu.store.records.record(game_id)
-            if record is not None:
-                menu.push(ReplayPage(game_id, record))
+            try:
+                record = menu.store.records.record(game.id)
+                page = None if record is None else ReplayPage(game.id, record, game.seats)
+            except (RecordError, ValueError):  # a damaged or newer record: say so, go on
+                self.notice = menu.tr.t("service.games.unreadable", n=game.id)
+                return
+            if page is not None:
+                menu.push(page)
 
         return open_game
 
@@ -132,11 +137,12 @@ def race_detail(record: MatchRecord, event: Rejected) -> RaceDetail:
 class ReplayPage(Page):
     """The replay, one event at a time. Slot 3/4 (left/right) step back and on, slot 1/2
     jump to the previous/next race, pile 1 or TEST steps on, pile 2 or SERVICE goes
-    back."""
+    back. ``seats`` says who sat where (a person or the CPU), as the list shows it."""
 
-    def __init__(self, game_id: int, record: MatchRecord) -> None:
+    def __init__(self, game_id: int, record: MatchRecord, seats: tuple[Seat, Seat]) -> None:
         self.game_id = game_id
         self.record = record
+        self.seats = seats
         result = replay(record)
         self.events: tuple[Event, ...] = tuple(
             e for e in result.events if isinstance(e, SHOWN_EVENTS)
@@ -250,6 +256,8 @@ class ReplayPage(Page):
                 return [Row(tr.t("gameover.abandoned"))]
             if outcome.winner is None:
                 return [Row(tr.t("gameover.draw"))]
+            if self.seats[outcome.winner] is Seat.CPU:
+                return [Row(tr.t("gameover.cpu_wins"))]
             return [Row(tr.t("service.replay.winner", player=outcome.winner + 1))]
         return [Row(type(event).__name__)]
 

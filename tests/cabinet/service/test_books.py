@@ -77,6 +77,22 @@ def test_clearing_a_group_keeps_lifetime_totals_and_asks_first(cabinet: Cabinet)
     assert cab.store.audits.play.current.plays > 0  # other groups untouched
 
 
+def test_every_hardware_counter_is_on_screen(cabinet: Cabinet) -> None:
+    """The counters are headings the cursor passes over; with the cursor on *Clear* the
+    whole page (cleared date, link drops, every button) must still be drawn."""
+    cab = cabinet
+    cab.test()
+    cab.choose("Bookkeeping")
+    cab.choose("Hardware")
+    cab.frames(0.05)
+    labels = cab.labels()
+    assert labels[0].startswith("Last cleared")
+    assert "Player 1 · Slot 1" in labels and "SERVICE" in labels
+    for _ in range(3):  # round the selectable rows, Clear and Back
+        assert cab.app.menu_renderer.shown == range(len(labels)), cab.at_cursor()
+        cab.p1(Button.SLOT2)
+
+
 def test_factory_reset_restores_settings_and_keeps_the_books(
     cabinet: Cabinet,
 ) -> None:

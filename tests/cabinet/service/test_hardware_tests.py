@@ -158,4 +158,16 @@ def test_the_renderer_draws_only_changes_and_scrolls_long_pages() -> None:
     assert renderer.draw(page) == [surface.get_rect()]
     assert renderer.draw(page) == []  # nothing changed: nothing painted
     renderer.draw(MenuScreen("Title", rows, 25, "help", "notice"))
-    assert renderer.top <= 25 < renderer.top + 11
+    assert 25 in renderer.shown and len(renderer.shown) < len(rows)
+    assert renderer.top == renderer.shown.start > 0
+
+
+def test_the_input_test_shows_every_button_at_once(mock_cabinet: Cabinet) -> None:
+    """The input test has no cursor and captures the players' buttons, so nothing can
+    scroll it: every control's row must be on screen (the rows are made to fit)."""
+    cab = mock_cabinet
+    open_test(cab, "Input test")
+    cab.frames(0.05)
+    labels = cab.labels()
+    assert {"Player 2 · Pile 1", "Player 2 · Pile 2", "TEST", "SERVICE"} <= set(labels)
+    assert cab.app.menu_renderer.shown == range(len(labels))

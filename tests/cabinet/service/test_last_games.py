@@ -4,9 +4,11 @@ the software in the wrong order)."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cabinet.service.last_games import ReplayPage
 from cabinet.storage.audits import Seat
 from cabinet.storage.records import insert_game
 from game.edges import Button
@@ -73,3 +75,42 @@ def test_no_games_yet(cabinet: Cabinet) -> None:
     cab.choose("Last games")
     assert cab.labels() == ["No games stored yet", "Back"]
     assert cab.at_cursor() == "Back"
+
+
+def test_the_replay_credits_a_cpu_win_to_the_cpu(cabinet: Cabinet) -> None:
+    cab = cabinet
+    summaries = record_cpu_games(cab.store, 3)  # a person in seat 1, the CPU in seat 2
+    cpu_won = [i for i, s in enumerate(summaries) if s["winner"] == 1]
+    assert cpu_won, "none of the stored games was won by the CPU"
+    cab.test()
+    cab.choose("Last games")
+    newest_first = len(summaries) - 1 - cpu_won[0]
+    row = cab.shown.rows[newest_first]
+    assert row.value.startswith("The CPU wins!")
+    cab.go_to(row.label)
+    cab.p1(Button.PILE1)
+    page = cab.app.service.page  # type: ignore[union-attr]
+    assert isinstance(page, ReplayPage)
+    page.index = len(page.events) - 1  # the last event: the game is over
+    assert cab.labels()[-1] == "The CPU wins!"
+    assert "Player 2 wins" not in cab.labels()
+
+
+def test_a_record_that_cannot_be_read_is_reported_not_raised(cabinet: Cabinet) -> None:
+    cab = cabinet
+    record_cpu_games(cab.store, 1)
+    broken = store_golden(cab)
+    data = json.loads(MatchRecord.load(GOLDEN).dumps())
+    data["format"] = 99  # a record this software cannot read (damaged, or from a newer one)
+    with cab.store.db.transaction() as conn:
+        conn.execute("UPDATE games SET record = ? WHERE id = ?", (json.dumps(data), broken))
+    cab.test()
+    cab.choose("Last games")
+    assert cab.labels()[0].startswith(f"#{broken} ")
+    cab.p1(Button.PILE1)  # open it: the frames run through app.step
+    assert cab.shown.title == "Last games"
+    assert cab.shown.notice == f"The record of game #{broken} cannot be read"
+    cab.p1(Button.SLOT2)
+    assert cab.shown.notice == ""
+    cab.p1(Button.PILE1)  # the readable game still opens
+    assert cab.shown.title.startswith("Replay of game #")

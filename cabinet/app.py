@@ -210,6 +210,7 @@ class CabinetApp:
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
         self._early: list[list[FeedEvent]] = []
+        self._notices_seen = False
         self.settings_overlay: Callable[[AppSettings], AppSettings] = lambda settings: settings
         """What this run's command line puts on top of the stored settings; applied again
         whenever the menu hands back new settings."""
@@ -267,6 +268,13 @@ class CabinetApp:
     def in_service(self) -> bool:
         return self.service is not None and self.service.is_open
 
+    def operator_notices(self) -> list[str]:
+        """Storage problems (a database moved aside, nothing being saved) to show in
+        attract, until the operator opens the service menu."""
+        if self.store is None or self._notices_seen:
+            return []
+        return [problem.message for problem in self.store.problems]
+
     def open_service(self, now: int) -> bool:
         """TEST: open the service menu (the door must be open). A game being readied or
         played is abandoned and recorded so; the referee gets no game, the lights show
@@ -284,6 +292,7 @@ class CabinetApp:
             finished = self._flow_update(now)
         self._record(finished)
         self._warnings.clear()
+        self._notices_seen = True
         self.sync_audits()
         assert self.store is not None
         try:
@@ -557,11 +566,15 @@ class CabinetApp:
             )
             table = table_view(demo.referee, labels, countdown=self._countdown(demo, now))
             card = flow.howto_index(now, HOWTO_CARDS) + 1
+            howto = tr.t(f"attract.howto.{card}")
+            notices = self.operator_notices()
+            if notices and card % 2:  # every other card, until the operator has looked
+                howto = tr.t("attract.operator_notice", name=notices[0])
             lights = self._lights(table, countdown=False)
             return AttractView(
                 table=_with_lights(table, lights),
                 prompt=tr.t("attract.press_any_button"),
-                howto=tr.t(f"attract.howto.{card}"),
+                howto=howto,
             )
         if flow.phase is Phase.JOIN:
             players = tuple(

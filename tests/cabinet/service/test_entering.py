@@ -3,11 +3,15 @@ game, the lights show the service pattern."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pygame
 import pytest
 
 from cabinet.flow import Phase
 from cabinet.storage.audits import Seat
 from cabinet.storage.problems import StorageError
+from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import Mode
 from game.edges import Button
 from tests.cabinet.service.conftest import Cabinet
@@ -84,3 +88,35 @@ def test_a_storage_failure_on_leaving_the_menu_still_applies_the_settings(
     assert not cab.app.in_service
     assert cab.app.settings.volume_percent == 30
     cab.frames(0.5)
+
+
+def test_a_database_moved_aside_is_reported_in_attract_until_the_menu_is_opened(
+    screen: pygame.Surface, data_dir: Path
+) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "cabinet.sqlite3").write_bytes(b"not a database at all " * 200)
+    store = CabinetStore.open(data_dir)
+    cab = Cabinet(screen, store)
+    try:
+
+        def howto() -> str:  # the card's text, wrapped over several lines
+            return " ".join(
+                i.text or "" for i in cab.app.renderer.display_list if i.kind == "howto"
+            )
+
+        shown = []
+        for _ in range(8):  # the notice takes every other how-to card
+            cab.frames(3)
+            shown.append(howto())
+        assert any(t.startswith("Operator:") and "moved aside" in t for t in shown)
+        assert any("slot button" in t for t in shown)  # the how-to cards still show
+        cab.test()
+        cab.choose("Save and exit")
+        after = []
+        for _ in range(8):
+            cab.frames(3)
+            after.append(howto())
+        assert not any("moved aside" in t for t in after)
+    finally:
+        cab.close()
+        store.close()

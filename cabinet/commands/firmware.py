@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import firmware_bridge
+from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
+from cabinet.storage.setting_table import LED_TYPE
+from cabinet.storage.store import CabinetStore
 
 PACKAGE = Path(firmware_bridge.__file__).resolve().parent
 
@@ -43,16 +47,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     flash.add_argument(
         "--config", type=Path, default=DEFAULT_CONFIG, help="board configuration JSON to install"
     )
+    flash.add_argument(
+        "--driver",
+        choices=("plain", "pwm", "ws2812"),
+        help="the lights fitted (default: the LED type setting, else the configuration's)",
+    )
+    add_data_dir_option(flash)
     flash.set_defaults(func=run)
 
 
-def stage(directory: Path, config: Path) -> None:
-    """Lay out in ``directory`` exactly the files the board gets, at their board paths."""
+def stored_led_type(directory: str | None) -> str | None:
+    """The operator's LED type setting, or ``None`` when there is no database yet."""
+    path = data_dir(directory)
+    if not database_path(path).exists():
+        return None
+    store = CabinetStore.open(path)
+    try:
+        return store.settings.get(LED_TYPE)
+    finally:
+        store.close()
+
+
+def stage(directory: Path, config: Path, driver: str | None = None) -> None:
+    """Lay out in ``directory`` exactly the files the board gets, at their board paths;
+    ``driver`` (plain, pwm or ws2812), when given, replaces the configuration's."""
     for source, target in BOARD_FILES:
         dest = directory / target
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(PACKAGE / source, dest)
-    shutil.copyfile(config, directory / "lights.json")
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    if driver is not None:
+        settings["driver"] = driver
+    (directory / "lights.json").write_text(json.dumps(settings, indent=2) + "\n")
 
 
 def mpremote_command(directory: Path, port: str | None) -> list[str]:
@@ -77,9 +103,16 @@ def run(args: argparse.Namespace, runner: Callable[[Sequence[str]], int] = subpr
     if not args.config.is_file():
         print(f"no configuration file at {args.config}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="lightboard-") as tmp:
-        stage(Path(tmp), args.config)
-        status = runner(mpremote_command(Path(tmp), args.port))
+    driver = getattr(args, "driver", None)
+    if driver is None and args.config == DEFAULT_CONFIG:
+        driver = stored_led_type(getattr(args, "data_dir", None))
+    try:
+        with tempfile.TemporaryDirectory(prefix="lightboard-") as tmp:
+            stage(Path(tmp), args.config, driver)
+            status = runner(mpremote_command(Path(tmp), args.port))
+    except ValueError as exc:  # JSONDecodeError included
+        print(f"the configuration {args.config} is not valid JSON: {exc}", file=sys.stderr)
+        return 2
     if status != 0:
         print(f"mpremote failed (exit status {status}); is the Pico plugged in?", file=sys.stderr)
         return 1

@@ -186,7 +186,10 @@ LED_TYPE = Choice(
     group=CABINET,
     default="plain",
     choices=("plain", "pwm", "ws2812"),
-    description="The lights fitted: plain on/off LEDs, dimmable (PWM) LEDs, or WS2812 strips.",
+    description=(
+        "The lights fitted (plain on/off, dimmable PWM, or WS2812): "
+        "firmware flash installs its driver."
+    ),
 )
 INPUT_BACKEND = Choice(
     name="input_backend",

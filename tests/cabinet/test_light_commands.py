@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -61,7 +62,9 @@ def test_flash_stages_only_board_files_and_runs_mpremote_once(tmp_path: Path) ->
         )
         return 0
 
-    args = parse(firmware, ["firmware", "flash", "--port", "/dev/ttyACM0"])
+    args = parse(
+        firmware, ["firmware", "flash", "--port", "/dev/ttyACM0", "--data-dir", str(tmp_path)]
+    )
     assert firmware.run(args, runner=runner) == 0
     (argv,) = calls
     assert argv[1:5] == ["-m", "mpremote", "connect", "/dev/ttyACM0"]
@@ -76,7 +79,28 @@ def test_flash_stages_only_board_files_and_runs_mpremote_once(tmp_path: Path) ->
                     assert node.module.split(".")[0] not in {"serial", "typing", "__future__"}, name
 
 
-def test_flash_reports_mpremote_failure(capsys: pytest.CaptureFixture[str]) -> None:
-    args = parse(firmware, ["firmware", "flash"])
+def test_flash_reports_mpremote_failure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = parse(firmware, ["firmware", "flash", "--data-dir", str(tmp_path)])
     assert firmware.run(args, runner=lambda argv: 1) == 1
     assert "mpremote failed" in capsys.readouterr().err
+
+
+def test_flash_installs_the_led_type_setting_unless_told_otherwise(tmp_path: Path) -> None:
+    from cabinet.storage.setting_table import LED_TYPE
+    from cabinet.storage.store import CabinetStore
+
+    store = CabinetStore.open(tmp_path)
+    store.settings.set(LED_TYPE, "ws2812")
+    store.save_settings()
+    store.close()
+    drivers: list[str] = []
+
+    def runner(argv: Sequence[str]) -> int:
+        staged = Path(argv[argv.index("-r") + 1]).parent / "lights.json"
+        drivers.append(json.loads(staged.read_text())["driver"])
+        return 0
+
+    for extra in ([], ["--driver", "plain"]):
+        args = parse(firmware, ["firmware", "flash", "--data-dir", str(tmp_path), *extra])
+        assert firmware.run(args, runner=runner) == 0
+    assert drivers == ["ws2812", "plain"]

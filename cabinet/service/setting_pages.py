@@ -162,6 +162,15 @@ class PinEditPage(Page):
 
     def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
         if key is MenuKey.SELECT:  # TEST: keep it
+            if not self.entered and menu.store.settings.get(self.setting):
+                # Nothing keyed removes the PIN: destructive, so it asks first (No first).
+                def remove(now: int) -> None:
+                    menu.store.settings.set(self.setting, "")
+                    menu.pop(now)
+
+                question = menu.tr.t("service.confirm.remove_pin")
+                menu.push(ConfirmPage(question, remove))
+                return
             try:
                 menu.store.settings.set(self.setting, self.entered)
             except SettingValueError:

@@ -111,3 +111,19 @@ def test_the_menu_needs_the_door_open_and_closes_with_it(mock_cabinet: Cabinet) 
     cab.frames(0.05)
     assert not cab.app.in_service
     door.close()
+
+
+def test_removing_the_pin_asks_first_with_no_preselected(cabinet: Cabinet) -> None:
+    cab = cabinet
+    cab.store.settings.set(OPERATOR_PIN, "5612")
+    cab.test()
+    key_pin(cab, "5612")
+    cab.choose("Cabinet settings")
+    cab.choose("Operator PIN")  # the PIN editor: nothing keyed yet
+    cab.test()  # TEST with nothing keyed would remove the PIN: it asks
+    assert cab.shown.title == "Are you sure?"
+    cab.test()  # TEST at once: the cursor is on No
+    assert cab.store.settings.get(OPERATOR_PIN) == "5612"
+    cab.test()  # back in the editor; TEST again, then Yes
+    cab.choose("Yes")
+    assert cab.store.settings.get(OPERATOR_PIN) == ""

@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from cabinet.i18n import Translator
     from cabinet.service.menu import ServiceMenu
 
-LISTED = 50
-"""How many games the list shows (the newest)."""
 
 SHOWN_EVENTS = (Started, Selected, Played, Rejected, Tie, StuckChanged, Spat, GameOver, LateEdge)
 """The events a replay steps through (refills and countdowns follow from these)."""
@@ -64,11 +62,20 @@ def result_text(tr: Translator, listing: GameListing) -> str:
 
 
 class LastGamesPage(ListPage):
+    """Every game kept (the ``records_kept`` setting), newest first. The listing is read
+    once when the page opens: no game is played while the menu is open."""
+
     title_key = "service.main.last_games"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._games: list[GameListing] | None = None
 
     def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
         tr = menu.tr
-        games = menu.store.records.recent(LISTED)
+        if self._games is None:
+            self._games = menu.store.records.recent()
+        games = self._games
         if not games:
             return [Item(tr.t("service.games.none"), tone="head")]
         return [

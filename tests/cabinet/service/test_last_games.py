@@ -114,3 +114,13 @@ def test_a_record_that_cannot_be_read_is_reported_not_raised(cabinet: Cabinet) -
     assert cab.shown.notice == ""
     cab.p1(Button.PILE1)  # the readable game still opens
     assert cab.shown.title.startswith("Replay of game #")
+
+
+def test_every_kept_game_is_listed_not_only_the_newest_fifty(cabinet: Cabinet) -> None:
+    cab = cabinet
+    ids = [store_golden(cab) for _ in range(60)]
+    cab.test()
+    cab.choose("Last games")
+    games = [label for label in cab.labels() if label.startswith("#")]
+    assert len(games) == 60
+    assert games[-1].startswith(f"#{ids[0]} ")  # the oldest kept game is reachable

@@ -9,15 +9,14 @@ import pygame
 import pytest
 
 
-def wait_until(condition: Callable[[], bool], timeout_s: float = 5.0) -> bool:
-    """Poll ``condition`` until it holds or ``timeout_s`` passes; returns whether it held.
-    For waiting on SDL's audio thread, which runs in real time."""
+def wait_for_event(kind: int, timeout_s: float) -> bool:
+    """Block on pygame's event queue until an event of ``kind`` arrives (SDL's audio
+    thread posts it), or ``timeout_s`` passes; returns whether it came."""
     deadline = time.monotonic() + timeout_s
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
+    while (left_ms := int((deadline - time.monotonic()) * 1000)) > 0:
+        if pygame.event.wait(left_ms).type == kind:
+            return True
+    return False
 
 
 @pytest.fixture

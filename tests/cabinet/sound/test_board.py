@@ -20,7 +20,7 @@ from cabinet.sound import (
     render,
 )
 from cabinet.sound.board import to_mixer_format
-from tests.cabinet.sound.conftest import wait_until
+from tests.cabinet.sound.conftest import wait_for_event
 
 UseDriver = Callable[[str], None]
 
@@ -66,6 +66,10 @@ def test_volume_scales_each_sound(audio_driver: UseDriver) -> None:
     board.close()
 
 
+EFFECT_DONE = pygame.USEREVENT + 7
+"""Posted by SDL_mixer when a channel finishes playing (``Channel.set_endevent``)."""
+
+
 def capture(tmp_path: Path, audio_driver: UseDriver, volume_percent: int) -> array[int]:
     """What SDL's disk driver writes while the board plays "reject" at ``volume_percent``:
     the real mixer's output, as signed 16-bit mono samples from the effect's start."""
@@ -73,24 +77,22 @@ def capture(tmp_path: Path, audio_driver: UseDriver, volume_percent: int) -> arr
     audio_driver("disk")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SDL_DISKAUDIOFILE", str(out))
+        patch.setenv("SDL_DISKAUDIODELAY", "0")  # write each buffer as soon as it is mixed
+        patch.setenv("SDL_VIDEODRIVER", "dummy")  # pygame's event queue lives in video
+        pygame.display.init()
         board = SoundBoard.open(volume_percent=volume_percent)
-    length = len(render("reject"))
-
-    def written() -> array[int]:
-        data = out.read_bytes() if out.exists() else b""
-        return array("h", data[: len(data) // 2 * 2])
-
+    for i in range(pygame.mixer.get_num_channels()):
+        pygame.mixer.Channel(i).set_endevent(EFFECT_DONE)
+    pygame.event.clear()
     assert board.play("reject")
-
-    def effect_written() -> bool:
-        samples = written()
-        first = next((i for i, value in enumerate(samples) if value), None)
-        return first is not None and len(samples) >= first + length
-
-    assert wait_until(effect_written)
-    board.close()
-    samples = written()
+    assert wait_for_event(EFFECT_DONE, timeout_s=5.0), "the mixer never finished the effect"
+    board.close()  # joins SDL's audio thread: the last buffer is on disk
+    pygame.display.quit()
+    data = out.read_bytes()
+    samples = array("h", data[: len(data) // 2 * 2])
     first = next(i for i, value in enumerate(samples) if value)
+    length = len(render("reject"))
+    assert len(samples) >= first + length
     return samples[first : first + length]
 
 

@@ -36,6 +36,7 @@ from firmware_bridge.lights import GREEN, Light, LightState
 from game.bots import level
 from game.cpu_match import play_cpu_game
 from game.record import MatchRecord
+from game.table_state import TableState
 
 FRAME_NS = 1_000_000_000 // 60
 SIZE = (1920, 1080)
@@ -70,7 +71,7 @@ class Scene:
         t = now_ns - self.t0
         renderer = self.renderer
         renderer.feed(self.player.advance(t))
-        table = table_view(self.player.referee, LABELS, lights=LIGHTS)
+        table = table_view(TableState.of(self.player.referee), LABELS, lights=LIGHTS)
         view: View = AttractView(table, "PRESS ANY BUTTON", HOWTO) if self.attract else table
         rects = renderer.draw(view, t)
         if rects:

@@ -1,20 +1,18 @@
-"""The cabinet's main loop: input, flow, display, lights and sound, once a frame.
+"""The display process's main loop: flow, display, lights and sound, once a frame.
 
-Threads: the input backend's callbacks put edges on a queue; the *referee thread*
-(:class:`~cabinet.inputs.feed.RefereeThread`) takes them as they arrive, debounces them
-and plays them onto the running game (a :class:`~game.live_match.LiveMatch`, which also
-makes the CPU's presses), so an edge reaches the referee within a millisecond or two even
-while a frame renders (``docs/input.md``). The main thread runs the flow, draws, and
-drives the lights and sound from the events the referee thread hands over. It reads the
-game only while holding the feed's lock.
+The game is decided by the *table* (:mod:`cabinet.table`): on the cabinet, a process of
+its own that reads the buttons, runs the referee and the game and drives the LED board,
+and reports what it decided; in tests, the same feed in this process
+(:class:`~cabinet.table.local.LocalTable`). The main loop runs the flow, draws, plays the
+sounds and keeps the books from the batches the table hands over, and starts and stops
+games through it. With a local table it reads the game only while holding the table's
+lock (:meth:`~cabinet.table.local.LocalTable.hold`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import queue
 import sqlite3
 import time
 from collections.abc import Callable, Iterable
@@ -42,8 +40,8 @@ from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import SERVICE, TEST
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
 from cabinet.inputs.edge_queue import EdgeQueue
-from cabinet.inputs.feed import FeedEvent, PlayerPress, RefereeFeed, RefereeThread
-from cabinet.light_show import lights_for
+from cabinet.inputs.feed import FeedEvent, PlayerPress
+from cabinet.light_show import READY_SHOWN_NS, countdown_left_ns, lights_for
 from cabinet.service.context import ServiceContext
 from cabinet.service.door import DoorOpen, no_door
 from cabinet.service.draw import MenuRenderer
@@ -53,11 +51,15 @@ from cabinet.storage import setting_table as table
 from cabinet.storage.problems import StorageError
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
+from cabinet.table.interface import Table
+from cabinet.table.local import LocalTable
+from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
 from firmware_bridge.link import LightLink
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
 from game.events import Started as GameStarted
 from game.rules import MS
+from game.table_state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -166,16 +168,23 @@ class CabinetApp:
         door_open: DoorOpen | None = None,
         set_mode: Callable[[str], pygame.Surface] | None = None,
         input_backend: InputBackend | None = None,
+        table: Table | None = None,
+        settings_overlay: Callable[[AppSettings], AppSettings] | None = None,
     ) -> None:
-        """``threaded``: run the referee on its own thread (the cabinet); ``False`` pumps
-        it from :meth:`step` instead (tests with a virtual clock).
+        """``table``: what decides the games (the table process's
+        :class:`~cabinet.table.remote.RemoteTable` on the cabinet); by default a
+        :class:`~cabinet.table.local.LocalTable` on ``edges``, with the referee on a thread
+        of this process (``threaded``), or pumped from :meth:`step` (``threaded=False``:
+        tests with a virtual clock).
 
         ``store``: the cabinet's stored settings and books; with it, TEST opens the
         service menu (:meth:`open_service`). ``door_open()``: whether the door is open
         (the menu needs it; default: no door switch). ``set_mode(resolution)``: opens the
         screen at a resolution setting (``"auto"`` or ``"WIDTHxHEIGHT"``) and returns it,
         for a resolution changed in the menu. ``input_backend``: shown in the input
-        test (hardware timestamps or not)."""
+        test (hardware timestamps or not). ``settings_overlay``: what this run's command
+        line puts on top of the stored settings, applied again whenever the menu hands
+        back new settings."""
         self.screen = screen
         self.settings = settings
         self.clock = clock
@@ -185,9 +194,12 @@ class CabinetApp:
         self.records = records if records is not None else RecordSink()
         self._pump_input = pump_input
         now = clock()
-        self.flow = Flow(settings.flow, seed if seed is not None else now, now)
-        self.feed = RefereeFeed(None, edges, clock=clock, origin_ns=now)
-        self.thread: RefereeThread | None = RefereeThread(self.feed) if threaded else None
+        self.table: Table = (
+            table if table is not None else LocalTable(edges, clock=clock, threaded=threaded)
+        )
+        self.flow = Flow(
+            settings.flow, seed if seed is not None else now, now, new_match=self.table.new_match
+        )
         self.renderer = self._make_renderer()
         self.store = store
         self._set_mode = set_mode
@@ -209,11 +221,10 @@ class CabinetApp:
         self._warnings: dict[int, str] = {}
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
-        self._early: list[list[FeedEvent]] = []
         self._notices_seen = False
-        self.settings_overlay: Callable[[AppSettings], AppSettings] = lambda settings: settings
-        """What this run's command line puts on top of the stored settings; applied again
-        whenever the menu hands back new settings."""
+        self.settings_overlay: Callable[[AppSettings], AppSettings] = (
+            settings_overlay if settings_overlay is not None else (lambda settings: settings)
+        )
         self.frames = 0
 
     def _make_renderer(self) -> Renderer:
@@ -258,7 +269,7 @@ class CabinetApp:
         return ServiceContext(
             store=store,
             sounds=self.sounds,
-            switches=lambda: self.feed.switches,
+            switches=lambda: self.table.switches,
             link_health=link_health,
             hardware_timestamps=bool(backend is not None and backend.hardware_timestamps),
             serial_ports=serial_ports,
@@ -285,9 +296,9 @@ class CabinetApp:
         if not service.can_open():
             log.info("TEST pressed with the door shut: the service menu stays closed")
             return False
-        with self.feed.hold():  # the referee thread lets go of the game first
+        with self.table.hold():  # the referee thread lets go of the game first
             self._fed = None
-            self.feed.play_onto(None)
+            self.table.play_onto(None)
             self.flow.abandon(now)
             finished = self._flow_update(now)
         self._record(finished)
@@ -344,7 +355,7 @@ class CabinetApp:
         store = self.store
         if store is None:
             return
-        for status in self.feed.switches:
+        for status in self.table.switches:
             seen = self._chatter_seen.get(status.control, 0)
             if status.chatter > seen:
                 store.audits.count_chatter(status.control, status.chatter - seen)
@@ -361,22 +372,23 @@ class CabinetApp:
                 if isinstance(item, SwitchStuck):
                     self.store.audits.count_stuck(item.control)
 
-    def _restart_referee(self, now: int) -> None:
-        """The referee thread died (a bug): say so, abandon the game it was playing (in
-        the books as abandoned) and start a new thread, rather than leave the cabinet dead."""
-        assert self.thread is not None
-        log.error("the referee thread stopped", exc_info=self.thread.error)
-        with self.feed.hold():
+    def _restart_table(self, now: int) -> None:
+        """The table died (a bug, or its process was killed): say so, count it, abandon
+        the game it was playing (in the books as abandoned, from what it reported) and
+        start a new one, rather than leave the cabinet dead."""
+        log.error("the table stopped: restarting it", exc_info=self.table.error)
+        if self.store is not None:
+            self.store.audits.count_table_restart()
+        self.table.revive()
+        with self.table.hold():
             self._fed = None
-            self.feed.play_onto(None)
+            self.table.play_onto(None)
             try:
                 self.flow.abandon(now)
             except Exception:  # the game itself may be what broke: drop it
                 log.exception("the game could not be abandoned cleanly")
             finished = self._flow_update(now)
         self._record(finished)
-        self.thread = RefereeThread(self.feed)
-        self.thread.start()
 
     def _flow_update(self, now: int) -> list[GameFinished]:
         """The flow's clock moves to ``now`` (call holding the feed's lock); returns the
@@ -392,29 +404,25 @@ class CabinetApp:
                 self.records.add(game)
             except (sqlite3.Error, OSError, StorageError):
                 log.exception("a game could not be recorded")
+                continue
+            if game.number is not None:
+                self.table.recorded(game.number)  # the table may forget it now
 
     # -- running -----------------------------------------------------------------------
 
     def start(self) -> None:
-        if self.thread is not None:
-            self.thread.start()
+        self.table.start()
 
     def stop(self) -> None:
-        if self.thread is not None:
-            self.thread.stop()
+        self.table.stop()
 
     def wait(self, until_ns: int, earliest_ns: int) -> None:
         """Sleep until the next frame is due (``until_ns`` on the clock), or sooner when the
-        referee thread decides something, so a decided press is drawn at once instead of
-        up to a frame later; but not before ``earliest_ns``. (Pumped without a thread, it
-        just returns.)"""
-        if self.thread is None:
-            return
+        table decides something, so a decided press is drawn at once instead of up to a
+        frame later; but not before ``earliest_ns``. (Pumped without a thread, it just
+        returns.)"""
         timeout_s = (until_ns - self.clock()) / 1e9
-        if timeout_s <= 0:
-            return
-        with contextlib.suppress(queue.Empty):
-            self._early.append(self.thread.outbox.get(timeout=timeout_s))
+        if timeout_s > 0 and self.table.wait(timeout_s):
             early_s = (earliest_ns - self.clock()) / 1e9
             if early_s > 0:
                 time.sleep(early_s)
@@ -428,17 +436,12 @@ class CabinetApp:
             service.raw_keys(codes, now)
         if self._pump_input is not None:
             self._pump_input()
-        batches: Iterable[list[FeedEvent]]
-        if self.thread is None:
-            batches = [self.feed.pump()]
-        else:
-            if self.thread.error is not None:
-                self._restart_referee(now)
-            batches = self._early + _drain(self.thread.outbox)
-            self._early = []
-        # One rule for the game the referee thread plays onto: the main thread reads or
-        # changes it only while holding the feed's lock; the books are written after.
-        with self.feed.hold():
+        if not self.table.alive:
+            self._restart_table(now)
+        batches: Iterable[list[FeedEvent]] = self.table.batches()
+        # One rule for the game a referee thread plays onto: the main thread reads or
+        # changes it only while holding the table's lock; the books are written after.
+        with self.table.hold():
             for batch in batches:
                 self._count_stuck(batch)
                 if self.in_service:
@@ -456,6 +459,7 @@ class CabinetApp:
             def draw_menu() -> None:
                 screen = service.screen(now)
                 self.lights.show(screen.lights)
+                self.table.lights(LightsContext(Phase.ATTRACT, override=screen.lights))
                 drawn.append(self.menu_renderer.draw(screen))
 
             self._in_menu(draw_menu, now)
@@ -469,7 +473,7 @@ class CabinetApp:
                 self._demo_seen = flow.demo  # a new demo game: a new match clock
                 self.renderer.reset_animations()
             self._game_events(flow.demo.advance(now), now, attract=True)
-        view = self._view(now)
+        view = self._view(now) if self.table.ready else self._out_of_order_view()
         self.lights.show(view.lights if view.lights is not None else LightState.all_off())
         rects = self.renderer.draw(view, self._screen_clock(now))
         self.frames += 1
@@ -526,7 +530,7 @@ class CabinetApp:
         target = flow.match if flow.phase in (Phase.READY, Phase.PLAY) else None
         if target is not self._fed:
             self._fed = target
-            self.feed.play_onto(target)
+            self.table.play_onto(target)
         if flow.phase is not self._phase_seen:
             if flow.phase in (Phase.ATTRACT, Phase.READY):
                 self.renderer.reset_animations()
@@ -564,13 +568,13 @@ class CabinetApp:
                 ),
                 tr.t("play.stuck"),
             )
-            table = table_view(demo.referee, labels, countdown=self._countdown(demo, now))
+            table = table_view(demo.state(), labels, countdown=self._countdown(demo, now))
             card = flow.howto_index(now, HOWTO_CARDS) + 1
             howto = tr.t(f"attract.howto.{card}")
             notices = self.operator_notices()
             if notices and card % 2:  # every other card, until the operator has looked
                 howto = tr.t("attract.operator_notice", name=notices[0])
-            lights = self._lights(table, countdown=False)
+            lights = self._lights(None, countdown=False)
             return AttractView(
                 table=_with_lights(table, lights),
                 prompt=tr.t("attract.press_any_button"),
@@ -598,37 +602,38 @@ class CabinetApp:
         assert match is not None
         if flow.phase is Phase.GAME_OVER:
             return self._game_over_view()
-        with self.feed.hold():
-            countdown = self._countdown(match, now)
-            labels = TableLabels(self._names(), tr.t("play.stuck"))
-            warnings = (self._warnings.get(0), self._warnings.get(1))
-            table = table_view(match.referee, labels, countdown=countdown, warnings=warnings)
-            if flow.phase is Phase.READY:  # the piles get their cards at "spit!" (R5)
-                table = dataclasses.replace(table, pile_tops=(None, None), pile_sizes=(0, 0))
-            hints: list[tuple[int, int]] = []
-            if self.settings.hints:
-                for p in match.humans:
-                    hints.extend((p, slot) for slot, _ in match.game.legal_plays(p))
+        with self.table.hold():
+            state = match.state()
+        countdown = self._countdown(match, now, state)
+        labels = TableLabels(self._names(), tr.t("play.stuck"))
+        warnings = (self._warnings.get(0), self._warnings.get(1))
+        table = table_view(state, labels, countdown=countdown, warnings=warnings)
+        if flow.phase is Phase.READY:  # the piles get their cards at "spit!" (R5)
+            table = dataclasses.replace(table, pile_tops=(None, None), pile_sizes=(0, 0))
+        hints: list[tuple[int, int]] = []
+        if self.settings.hints:
+            hints = [(p, slot) for p in match.humans for slot in state.playable[p]]
         return _with_lights(
-            table, self._lights(table, countdown=countdown is not None, hints=hints)
+            table, self._lights(state, countdown=countdown is not None, hints=hints)
         )
 
-    def _countdown(self, match: Any, now: int) -> str | None:
+    def _out_of_order_view(self) -> GameOverView:
+        """The table process is being restarted: the cabinet says so."""
+        tr = self.tr
+        side = PlayerSummary("", (tr.t("table.restarting"),))
+        return GameOverView(tr.t("table.out_of_order"), (side, side), None, None)
+
+    def _countdown(self, match: Any, now: int, state: TableState | None = None) -> str | None:
         """ "Ready…" then "Spit!" while a countdown runs (the start's or R11's)."""
-        flow = self.flow
-        left = flow.countdown_left_ns(now) if match is flow.match else None
+        due = (state if state is not None else match.state()).spit_due_ns
+        left = countdown_left_ns(match.start_abs_ns, due, now)
         if left is None:
-            due = match.game.spit_due_ns
-            if due is None:
-                return None
-            left = due - match.to_match(now)
-            if left < -400 * MS:
-                return None
-        return self.tr.t("play.ready") if left > 300 * MS else self.tr.t("play.spit")
+            return None
+        return self.tr.t("play.ready") if left > READY_SHOWN_NS else self.tr.t("play.spit")
 
     def _lights(
         self,
-        table: TableView | None,
+        table: TableState | None,
         *,
         countdown: bool,
         hints: list[tuple[int, int]] | None = None,
@@ -637,6 +642,15 @@ class CabinetApp:
         winner = None
         if flow.last_summary is not None:
             winner = flow.last_summary.get("winner")
+        self.table.lights(
+            LightsContext(
+                flow.phase,
+                joined=(flow.joined[0], flow.joined[1]),
+                winner=winner,
+                hints=self.settings.hints,
+                brightness=self.settings.brightness_percent,
+            )
+        )
         return lights_for(
             flow.phase,
             table,
@@ -720,15 +734,6 @@ def serial_ports() -> list[str]:
 
 def _with_lights(table: TableView, lights: LightState) -> TableView:
     return dataclasses.replace(table, lights=lights)
-
-
-def _drain(outbox: queue.SimpleQueue[list[FeedEvent]]) -> list[list[FeedEvent]]:
-    batches: list[list[FeedEvent]] = []
-    while True:
-        try:
-            batches.append(outbox.get_nowait())
-        except queue.Empty:
-            return batches
 
 
 def _sound_for(event: Event) -> str | None:

@@ -1,6 +1,7 @@
 """Simulated people at the cabinet's buttons, for headless runs, soak tests and benchmarks.
 
-:class:`AutoPlayers` watches the app and presses buttons the way people do: in attract
+:class:`AutoPlayers` watches the flow's phase and the running game and presses buttons the
+way people do: in attract
 both join, in a game each takes a CPU seat's decision (:class:`game.cpu_seat.CpuSeat`) and
 presses the slot and pile buttons through a *press sink*, the same path the cabinet's
 buttons take (gpiozero mock pins with ``spit-cabinet run --input mock --autoplay``, or raw
@@ -13,12 +14,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from cabinet.app import CabinetApp
 from cabinet.flow import Phase
 from cabinet.inputs.controls import PlayerControl
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button
+from game.live_match import LiveMatch
 
 PressSink = Callable[[PlayerControl, bool, int], None]
 """``sink(control, pressed, t_ns)``: a button goes down or up at ``t_ns``."""
@@ -32,7 +33,6 @@ class AutoPlayers:
 
     def __init__(
         self,
-        app: CabinetApp,
         sink: PressSink,
         *,
         skill: int = 4,
@@ -40,7 +40,6 @@ class AutoPlayers:
         join_after_ns: int = 0,
     ) -> None:
         """``join_after_ns``: how long the players watch attract before joining."""
-        self.app = app
         self.join_after_ns = join_after_ns
         self.sink = sink
         self.skill = level(skill)
@@ -52,10 +51,11 @@ class AutoPlayers:
         self._joined_at: int | None = None
         self._attract_since: int | None = None
 
-    def act(self, now_ns: int) -> None:
-        """Press whatever is due by ``now_ns`` (call once a frame)."""
-        flow = self.app.flow
-        if flow.phase is Phase.ATTRACT:
+    def act(self, now_ns: int, phase: Phase, match: LiveMatch | None) -> None:
+        """Press whatever is due by ``now_ns`` (call once a frame, or at
+        :meth:`next_due_ns`), seeing the flow in ``phase`` with ``match`` running. Call it
+        where the game is played, or holding the lock the game is played under."""
+        if phase is Phase.ATTRACT:
             if self._attract_since is None:
                 self._attract_since = now_ns
             due = now_ns - self._attract_since >= self.join_after_ns
@@ -66,16 +66,15 @@ class AutoPlayers:
         else:
             self._attract_since = None
             self._joined_at = None
-        match = flow.match
-        if match is not None and flow.phase is Phase.PLAY:
-            with self.app.feed.hold():
-                self._play(match, now_ns)
+        if match is not None and phase is Phase.PLAY:
+            self._play(match, now_ns)
         self._release_due(now_ns)
 
-    def _play(self, match: object, now_ns: int) -> None:
-        from game.live_match import LiveMatch
+    def next_due_ns(self) -> int | None:
+        """When the next planned press or release is due (cabinet clock), or ``None``."""
+        return self._pending[0][0] if self._pending else None
 
-        assert isinstance(match, LiveMatch)
+    def _play(self, match: LiveMatch, now_ns: int) -> None:
         if match is not self._match:
             self._match = match
             self._seen = 0

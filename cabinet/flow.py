@@ -18,16 +18,59 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from game.bots import level
-from game.events import Event, GameOver
+from game.bots import Level, level
+from game.events import Event, GameOver, Outcome
 from game.live_match import LiveMatch
 from game.record import MatchRecord, result_of
 from game.rules import Rules
+from game.table_state import TableState
 
 S = 1_000_000_000
+
+
+class Match(Protocol):
+    """A game the flow runs: a :class:`~game.live_match.LiveMatch` played in this
+    process, or a :class:`~cabinet.table.remote.RemoteMatch` the table process plays."""
+
+    number: int | None
+    start_abs_ns: int
+    humans: tuple[int, ...]
+    events: list[Event]
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def state(self) -> TableState: ...
+
+    def to_match(self, abs_ns: int) -> int: ...
+
+    def abandon(self, now_abs_ns: int) -> list[Event]: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+    def record(self) -> MatchRecord: ...
+
+
+class MatchFactory(Protocol):
+    """Starts a game: ``factory(rules, seed, cpu_levels, start_abs_ns)``."""
+
+    def __call__(
+        self, rules: Rules, seed: int, cpu_levels: Sequence[Level | None], start_abs_ns: int
+    ) -> Match: ...
+
+
+def local_match(
+    rules: Rules, seed: int, cpu_levels: Sequence[Level | None], start_abs_ns: int
+) -> Match:
+    """A game played in this process."""
+    return LiveMatch(rules, seed, cpu_levels, start_abs_ns)
 
 
 class Phase(enum.Enum):
@@ -63,6 +106,8 @@ class GameFinished:
     summary: dict[str, Any]
     players: tuple[str, str]
     """``"human"`` or ``"cpu"`` per seat."""
+    number: int | None = None
+    """The game's number when the table process played it (to confirm it is recorded)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +122,25 @@ Notice = GameFinished | PhaseChanged
 class Flow:
     """The state machine. ``seed`` makes the demo and every game's deal reproducible."""
 
-    def __init__(self, settings: FlowSettings, seed: int, now_ns: int) -> None:
+    def __init__(
+        self,
+        settings: FlowSettings,
+        seed: int,
+        now_ns: int,
+        *,
+        new_match: MatchFactory = local_match,
+    ) -> None:
+        """``new_match``: how a game (not the attract demo, which always runs here)
+        is started: in this process, or on the table process."""
         self.settings = settings
+        self._new_match = new_match
         self._rng = random.Random(seed)
         self.phase = Phase.ATTRACT
         self.phase_since_ns = now_ns
         self.joined: list[bool] = [False, False]
         self.cpu_seat: int | None = None
         """The seat the CPU plays in this match, if any."""
-        self.match: LiveMatch | None = None
+        self.match: Match | None = None
         """The game being readied, played or just over; ``None`` in attract and join."""
         self.scores = [0, 0]
         self.last_summary: dict[str, Any] | None = None
@@ -206,29 +261,29 @@ class Flow:
 
     def _start_game(self, now_ns: int) -> None:
         s = self.settings
-        levels = [None, None]
+        levels: list[Level | None] = [None, None]
         if self.cpu_seat is not None:
             levels[self.cpu_seat] = level(s.cpu_level)
         start = now_ns + s.rules.spit_delay_ns
-        self.match = LiveMatch(s.rules, self._rng.randrange(2**32), levels, start)
+        self.match = self._new_match(s.rules, self._rng.randrange(2**32), levels, start)
         self._last_human_ns = now_ns
         self._enter(Phase.READY, now_ns)
 
     def _finish(self, now_ns: int) -> None:
         match = self.match
         assert match is not None
-        outcome = match.game.outcome
+        outcome = match.outcome
         if outcome is not None and outcome.winner is not None:
             self.scores[outcome.winner] += 1
         self._record(match)
         self._enter(Phase.GAME_OVER, now_ns)
 
-    def _record(self, match: LiveMatch) -> None:
+    def _record(self, match: Match) -> None:
         summary = match.summary()
         self.last_summary = summary
         players = self.seat_kinds
         record = match.record().with_result(result_of(summary))
-        self._notices.append(GameFinished(record, summary, players))
+        self._notices.append(GameFinished(record, summary, players, match.number))
 
     def _new_demo(self, now_ns: int) -> LiveMatch:
         a, b = self.settings.demo_levels

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from cabinet.display.views import TableView
 from cabinet.flow import Phase
 from firmware_bridge.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightState
+from game.table_state import TableState
 
 SPIT_BLINK_MS = 250
 INVITE_PULSE_MS = 1600
@@ -41,7 +41,7 @@ BUTTONS = ("slot1", "slot2", "slot3", "slot4", "pile1", "pile2")
 
 def lights_for(
     phase: Phase,
-    table: TableView | None,
+    table: TableState | None,
     *,
     countdown: bool,
     joined: tuple[bool, bool] = (False, False),
@@ -51,7 +51,7 @@ def lights_for(
 ) -> LightState:
     """The whole light state for this moment.
 
-    ``table``: the game on screen (play and ready), or ``None``. ``countdown``: whether
+    ``table``: the game's state (play and ready), or ``None``. ``countdown``: whether
     "ready… spit!" is running. ``hints``: (player, slot) pairs whose card can play, lit
     when the operator turned hints on (pass none otherwise). ``brightness``: 0–100 %.
     """
@@ -82,12 +82,41 @@ def lights_for(
     if countdown:
         put("spit", Light.blink(SPIT_BLINK_MS, colour(GREEN)))
     if table is not None and phase in (Phase.READY, Phase.PLAY):
-        for p, side in enumerate(table.players):
-            if side.stuck:
+        for p in (0, 1):
+            if table.stuck[p]:
                 put(f"stuck{p + 1}", Light.on(colour(RED)))
             for player, slot in hints:
                 if player == p:
                     put(button_light(p, f"slot{slot + 1}"), Light.on(colour(BLUE)))
-            if side.selected is not None:
-                put(button_light(p, f"slot{side.selected + 1}"), Light.on(colour(WHITE)))
+            selected = table.selected[p]
+            if selected is not None:
+                put(button_light(p, f"slot{selected + 1}"), Light.on(colour(WHITE)))
     return LightState.all_off().with_lights(**lights)
+
+
+READY_SHOWN_NS = 300_000_000
+"""The last 300 ms of a countdown say "spit!" instead of "ready…"."""
+SPIT_SHOWN_NS = 400_000_000
+""""Spit!" stays up 400 ms after the spit."""
+
+
+def countdown_left_ns(start_abs_ns: int, spit_due_ns: int | None, now_abs_ns: int) -> int | None:
+    """Time left (ns, negative just after the spit) of the "ready… spit!" running at cabinet
+    clock reading ``now_abs_ns``: the start's (until ``start_abs_ns``, R5) or R11's (until
+    ``spit_due_ns``, match time); ``None`` when none is shown."""
+    if now_abs_ns < start_abs_ns:
+        return start_abs_ns - now_abs_ns
+    if spit_due_ns is None:
+        return None
+    left = spit_due_ns - (now_abs_ns - start_abs_ns)
+    return left if left >= -SPIT_SHOWN_NS else None
+
+
+def countdown_ends_abs_ns(start_abs_ns: int, spit_due_ns: int | None, now_abs_ns: int) -> int | None:
+    """When the countdown shown at ``now_abs_ns`` changes next (its lights go off), or
+    ``None``: the table wakes then to put the lights right."""
+    if now_abs_ns < start_abs_ns:
+        return start_abs_ns
+    if spit_due_ns is None:
+        return None
+    return start_abs_ns + spit_due_ns + SPIT_SHOWN_NS

@@ -98,6 +98,10 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.parse({self.notation()!r})"
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Unpickled cards are the interned ones (cards cross between processes)."""
+        return (Card.parse, (self.notation(),))
+
 
 def _notation_error(text: str) -> NotationError:
     cleaned = text.strip().upper()

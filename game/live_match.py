@@ -18,14 +18,18 @@ from game.bots import Level
 from game.cards import Card, derived_rng, shuffled_deck
 from game.cpu_seat import CpuSeat
 from game.edges import Edge
-from game.events import Event
+from game.events import Event, Outcome
 from game.record import MatchRecord, start_match, summarize
 from game.referee import Referee
 from game.rules import Rules
+from game.table_state import TableState
 
 
 class LiveMatch:
     """A running game between two seats, each a person (``None``) or a CPU level."""
+
+    number: int | None = None
+    """A number the cabinet gives the game when another process plays it (``None``)."""
 
     def __init__(
         self,
@@ -117,6 +121,14 @@ class LiveMatch:
     @property
     def over(self) -> bool:
         return self.game.outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome
+
+    def state(self) -> TableState:
+        """The table as decided so far (what the screen and the lights show)."""
+        return TableState.of(self.referee)
 
     def abandon(self, now_abs_ns: int) -> list[Event]:
         """Stop the game with no winner (idle, or the service menu opened)."""

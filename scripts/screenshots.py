@@ -54,7 +54,7 @@ class Shoot:
             seed=seed,
             store=store,
         )
-        self.people = AutoPlayers(self.app, self._press, seed=seed, join_after_ns=10**18)
+        self.people = AutoPlayers(self._press, seed=seed, join_after_ns=10**18)
 
     def _press(self, control: object, pressed: bool, t_ns: int) -> None:
         self.edges.put(RawEdge(control, pressed, t_ns))  # type: ignore[arg-type]
@@ -63,7 +63,7 @@ class Shoot:
         end = self.now + int(seconds * S)
         while self.now < end and not (until is not None and until()):
             self.now += FRAME_NS
-            self.people.act(self.now)
+            self.people.act(self.now, self.app.flow.phase, self.app.flow.match)  # type: ignore[arg-type]
             self.app.step(self.now)
 
     def join(self, *players: int) -> None:

@@ -6,7 +6,8 @@ draws it. Players, slots and piles are 0-based (player 0 is the rules' player 1)
 Screens: :class:`TableView` (a game in play), :class:`AttractView` (the CPU demo with the
 prompt and a how-to card), :class:`JoinView` and :class:`GameOverView`. Each carries the
 light strip's :class:`~firmware_bridge.lights.LightState` (or ``None`` when no strip is
-drawn). :func:`table_view` builds a :class:`TableView` straight from a referee.
+drawn). :func:`table_view` builds a :class:`TableView` from a
+:class:`~game.table_state.TableState` (what the table process decided).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from firmware_bridge.lights import LightState
 from game.cards import Card
-from game.referee import Referee
+from game.table_state import TableState
 
 SLOTS = 4
 
@@ -139,32 +140,31 @@ class TableLabels:
 
 
 def table_view(
-    referee: Referee,
+    state: TableState,
     labels: TableLabels,
     *,
     countdown: str | None = None,
     warnings: tuple[str | None, str | None] = (None, None),
     lights: LightState | None = None,
 ) -> TableView:
-    """The table as the referee has decided it so far: layouts, piles, decks, selections
-    and stuck flags, with the flow's translated ``labels``, ``countdown`` text (or
-    ``None``) and per-player stuck-switch ``warnings``."""
-    game = referee.game
+    """The table as ``state`` shows it (``TableState.of(referee)``): layouts, piles, decks,
+    selections and stuck flags, with the flow's translated ``labels``, ``countdown`` text
+    (or ``None``) and per-player stuck-switch ``warnings``."""
     players = tuple(
         PlayerTable(
             label=labels.names[p],
-            layout=game.layout(p),
-            deck_size=game.deck_size(p),
-            selected=referee.selected(p),
-            stuck=game.is_stuck(p),
+            layout=state.layouts[p],
+            deck_size=state.deck_sizes[p],
+            selected=state.selected[p],
+            stuck=state.stuck[p],
             warning=warnings[p],
         )
         for p in (0, 1)
     )
     return TableView(
         players=(players[0], players[1]),
-        pile_tops=(game.pile_top(0), game.pile_top(1)),
-        pile_sizes=(game.pile_size(0), game.pile_size(1)),
+        pile_tops=state.pile_tops,
+        pile_sizes=state.pile_sizes,
         stuck_text=labels.stuck,
         countdown=countdown,
         lights=lights,

@@ -118,7 +118,10 @@ def _play(menu: ServiceMenu, c: PlayCounts, life: PlayCounts) -> list[tuple[str,
 
 def _hardware(menu: ServiceMenu, c: HardwareCounts, life: HardwareCounts) -> list[tuple[str, str]]:
     tr = menu.tr
-    rows = [(tr.t("service.audit.link_drops"), _pair(c.led_link_drops, life.led_link_drops))]
+    rows = [
+        (tr.t("service.audit.link_drops"), _pair(c.led_link_drops, life.led_link_drops)),
+        (tr.t("service.audit.table_restarts"), _pair(c.table_restarts, life.table_restarts)),
+    ]
     rows.append((tr.t("service.audit.per_button"), tr.t("service.audit.per_button_columns")))
     for control in ALL_CONTROLS:
         rows.append(

@@ -185,6 +185,8 @@ class HardwareCounts:
     """Bounce edges per button, within the debounce time after a press or release."""
     led_link_drops: int = 0
     """Times the light board's link was lost and had to reconnect."""
+    table_restarts: int = 0
+    """Times the table process (the game's referee) died and was started again."""
 
 
 @dataclass(slots=True)
@@ -294,6 +296,10 @@ class Audits:
     def count_link_drop(self, n: int = 1) -> None:
         """The light link was lost ``n`` times."""
         self._add(AuditGroup.HARDWARE, HardwareCounts(led_link_drops=n))
+
+    def count_table_restart(self) -> None:
+        """The table process died and was started again."""
+        self._add(AuditGroup.HARDWARE, HardwareCounts(table_restarts=1))
 
     def count_power_on(self) -> None:
         self._add(AuditGroup.POWER, PowerCounts(power_ons=1))

@@ -29,6 +29,7 @@ from firmware_bridge.lights import GREEN, RED, Light, LightState
 from game.cards import Card
 from game.events import Played
 from game.record import MatchRecord
+from game.table_state import TableState
 
 from .conftest import LABELS, MS, RESOLUTIONS
 
@@ -46,7 +47,7 @@ def scene(record: MatchRecord, renderer: Renderer, at_ns: int) -> tuple[TableVie
         renderer.feed(player.advance(t))
         t += 20 * MS
     renderer.feed(player.advance(at_ns))
-    return table_view(player.referee, LABELS), at_ns + 400 * MS
+    return table_view(TableState.of(player.referee), LABELS), at_ns + 400 * MS
 
 
 def with_player(view: TableView, p: int, **changes: object) -> TableView:
@@ -242,7 +243,7 @@ def test_a_play_animates_through_the_renderer(
         renderer.feed(events)
         play = next((e for e in events if isinstance(e, Played)), None)
         t += 10 * MS
-    view = table_view(player.referee, LABELS)
+    view = table_view(TableState.of(player.referee), LABELS)
     renderer.draw(view, play.t_ns + 75 * MS)
     sprites = [i for i in items(renderer, "sprite") if i.card == play.card]
     slot = renderer.geometry.players[play.player].slots[play.slot]
@@ -265,13 +266,13 @@ def test_a_whole_cpu_game_in_virtual_time(
     frames = painted = 0
     while not player.finished:
         renderer.feed(player.advance(t))
-        view = table_view(player.referee, LABELS)
+        view = table_view(TableState.of(player.referee), LABELS)
         painted += bool(renderer.draw(AttractView(view, "PRESS", "How to play"), t))
         frames += 1
         assert all(screen.contains(i.rect) for i in renderer.display_list)
         t += 33 * MS
-    renderer.draw(table_view(player.referee, LABELS), t + 500 * MS)
-    check_table(renderer, table_view(player.referee, LABELS))
+    renderer.draw(table_view(TableState.of(player.referee), LABELS), t + 500 * MS)
+    check_table(renderer, table_view(TableState.of(player.referee), LABELS))
     assert frames > 600 and painted < frames  # some frames had nothing to repaint
 
 

@@ -26,7 +26,7 @@ def test_entering_from_a_running_game_records_it_abandoned(cabinet: Cabinet) -> 
     match = cab.app.flow.match
     cab.test()
     assert cab.app.in_service
-    assert cab.app.feed._target is None
+    assert cab.app.table.feed._target is None
     games = cab.store.records.recent()
     assert len(games) == 1
     assert games[0].termination == "abandoned"

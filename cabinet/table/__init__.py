@@ -1,0 +1,15 @@
+"""The table: everything that decides a game, in a process of its own.
+
+The display process (pygame, the flow's screens, sound, the service menu, the books)
+and the table process (the buttons, debounce, the referee's race window, the game, the
+CPU seats, the lights) talk over one socket pair (:mod:`cabinet.table.messages`).
+Nothing the table needs waits on drawing: see ``docs/input.md``.
+
+- :mod:`cabinet.table.server`: the table's loop (runs in the table process);
+- :mod:`cabinet.table.process`: its entry point, ``python -m cabinet.table``;
+- :mod:`cabinet.table.remote`: the display's side, :class:`RemoteTable` and
+  :class:`RemoteMatch`;
+- :mod:`cabinet.table.local`: the same calls with the table in the display's own process
+  (tests on a virtual clock; the old design, for the benchmark);
+- :mod:`cabinet.table.interface`: what the main loop needs of either.
+"""

@@ -1,0 +1,5 @@
+import sys
+
+from cabinet.table.process import main
+
+sys.exit(main())

@@ -1,0 +1,148 @@
+"""What crosses between the display process and the table process.
+
+Every message is a small frozen value made of the game's own types (edges, events,
+cards, :class:`~game.table_state.TableState`), sent pickled over one Unix socket pair
+(:class:`multiprocessing.connection.Connection`).
+
+Commands, display → table: :class:`StartGame`, :class:`StopGame`, :class:`Recorded`,
+:class:`LightsContext`, :class:`ForwardEdges` (keyboard edges), :class:`GetMeasurements`,
+:class:`Shutdown`.
+
+Reports, table → display: :class:`TableReady` once, :class:`Decided` for every pump that
+decided something or took an edge, :class:`Health` when the switches, the door or the
+light link change, :class:`Measurements` when asked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cabinet.flow import Phase
+from cabinet.inputs.debounce import SwitchStatus
+from cabinet.inputs.edge_queue import RawEdge
+from cabinet.inputs.feed import FeedEvent
+from firmware_bridge.lights import LightState
+from firmware_bridge.link import LinkHealth
+from game.edges import Edge
+from game.rules import Rules
+from game.table_state import TableState
+
+# -- commands ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """Play a new game: the table builds the same :class:`~game.live_match.LiveMatch`
+    the flow would (same rules, seed and seats), starting at ``start_abs_ns``."""
+
+    game: int
+    """The display's number for this game (the table echoes it in every report)."""
+    rules: Rules
+    seed: int
+    cpu_levels: tuple[int | None, int | None]
+    """Each seat's CPU level, or ``None`` for a person."""
+    start_abs_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class StopGame:
+    """Stop playing ``game`` (the flow abandoned it, or it is over). The table keeps it
+    until :class:`Recorded` says the display has it in the books."""
+
+    game: int
+    now_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """The display has committed ``game`` to the books: the table may forget it."""
+
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class LightsContext:
+    """What the lights depend on besides the game: the flow's phase, who joined, the last
+    winner, the operator's hints and brightness, or a whole state to show as it is (the
+    service menu's)."""
+
+    phase: Phase
+    joined: tuple[bool, bool] = (False, False)
+    winner: int | None = None
+    hints: bool = False
+    brightness: int = 100
+    override: LightState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForwardEdges:
+    """Raw edges read in the display process (the keyboard, stamped at the pump)."""
+
+    edges: tuple[RawEdge, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GetMeasurements:
+    """Ask for the table's latency samples (benchmarks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shutdown:
+    """A clean stop: the display stops too, and records what it must itself."""
+
+
+Command = (
+    StartGame | StopGame | Recorded | LightsContext | ForwardEdges | GetMeasurements | Shutdown
+)
+
+# -- reports -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableReady:
+    pid: int
+    realtime: bool
+    """Whether the table got a real-time scheduling policy."""
+    scheduling: str
+    """What it got, in words (for the log and ``spit-cabinet doctor``)."""
+    backend: str
+    hardware_timestamps: bool
+    lights_on_board: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """One pump's worth: the input layer's notices and the current game's events, in
+    order, the game's state after them, and the edges the referee took (match time,
+    stamped ``delivered_ns``), so the display holds a replayable copy of the record."""
+
+    game: int | None
+    batch: list[FeedEvent]
+    state: TableState | None
+    edges: tuple[Edge, ...]
+    decided_ns: int
+    """The table's clock when the pump returned (cabinet clock, ns)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    switches: tuple[SwitchStatus, ...]
+    door_open: bool | None
+    """The door switch's state, or ``None`` with no switch wired."""
+    link: LinkHealth | None
+
+
+@dataclass(frozen=True, slots=True)
+class Measurements:
+    """Latency samples (ns), kept when the table runs with ``--measure``."""
+
+    decision_ns: list[int] = field(default_factory=list)
+    """Press ``t_ns`` → the referee's decision on it, per decided press."""
+    led_ns: list[int] = field(default_factory=list)
+    """Decision → the LED snapshot written, per decision that changed the lights."""
+    edges: int = 0
+    late_edges: int = 0
+    race_window_ms: float = 0.0
+
+
+Report = TableReady | Decided | Health | Measurements

@@ -1,0 +1,147 @@
+"""The table process's entry point: ``python -m cabinet.table --fd N ...``.
+
+The display process starts it (:class:`~cabinet.table.remote.RemoteTable`) with its end
+of a socket pair as ``--fd``. It asks for real-time scheduling first, so every thread it
+then starts (lgpio's callback thread, the command reader, the report sender) inherits
+it; then opens the buttons (gpio or mock pins; with the keyboard, edges come from the
+display), the door switch, the LED board's link and, for mock pins, the press channel
+and simulated people; and serves until told to stop or until the display goes away.
+
+It never imports pygame: nothing the table does waits on drawing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import signal
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.table.server import TableIdentity, TableServer
+
+log = logging.getLogger("spit-cabinet.table")
+
+RT_PRIORITY = 10
+"""SCHED_FIFO priority the table asks for: above every ordinary process, below the
+kernel's interrupt threads (50)."""
+
+
+def become_realtime(priority: int = RT_PRIORITY) -> tuple[bool, str]:
+    """Ask for SCHED_FIFO at ``priority`` for the calling thread (and the threads it
+    starts later). Returns whether it was granted and what the table runs with, in
+    words. The systemd unit grants it (``LimitRTPRIO``); elsewhere it may be refused,
+    and the table runs on, on normal scheduling."""
+    if priority <= 0:
+        return False, "normal scheduling (real-time not asked for)"
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(priority))
+    except (PermissionError, OSError, AttributeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return False, f"normal scheduling (real-time refused: {why})"
+    return True, f"SCHED_FIFO priority {priority}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m cabinet.table",
+        description="The cabinet's table process (started by spit-cabinet run).",
+    )
+    parser.add_argument("--fd", type=int, required=True, help="the display's socket")
+    parser.add_argument("--input", choices=("gpio", "mock", "none"), default="mock")
+    parser.add_argument("--wiring", type=Path, help="the installer's pin map override")
+    parser.add_argument("--lights", help="the LED board's serial port (default: none)")
+    parser.add_argument("--data-dir", type=Path, help="the books, for games it must record")
+    parser.add_argument("--press-socket", type=Path, help="mock pins: timed presses socket")
+    parser.add_argument("--autoplay", action="store_true", help="simulated people (mock)")
+    parser.add_argument("--autoplay-after", type=float, default=0.0, metavar="S")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--measure", action="store_true", help="keep latency samples")
+    parser.add_argument("--rt-priority", type=int, default=RT_PRIORITY, metavar="N")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s table: %(message)s")
+    # Ctrl+C in a terminal reaches the whole process group: the display stops the table.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    realtime, scheduling = become_realtime(args.rt_priority)
+    (log.info if realtime else log.warning)("the table runs with %s", scheduling)
+    conn = Connection(args.fd)
+    with contextlib.ExitStack() as cleanup:
+        edges = EdgeQueue()
+        backend = _open_backend(args, edges, cleanup)
+        identity = TableIdentity(
+            backend=args.input if backend is not None else "keyboard",
+            hardware_timestamps=bool(backend is not None and backend.hardware_timestamps),
+            realtime=realtime,
+            scheduling=scheduling,
+        )
+        door = _open_door(args, backend, cleanup)
+        lights = _open_lights(args.lights, cleanup)
+        autoplay = None
+        if args.autoplay and backend is not None and args.input == "mock":
+            from cabinet.autoplay import AutoPlayers
+
+            mock: Any = backend
+
+            def press(control: Any, pressed: bool, t_ns: int) -> None:
+                (mock.press if pressed else mock.release)(control, t_ns)
+
+            autoplay = AutoPlayers(
+                press, seed=args.seed, join_after_ns=int(args.autoplay_after * 1e9)
+            )
+        server = TableServer(
+            conn,
+            edges,
+            identity=identity,
+            lights=lights,
+            door_open=door,
+            data_dir=args.data_dir,
+            autoplay=autoplay,
+            measure=args.measure,
+        )
+        return server.run()
+
+
+def _open_backend(args: argparse.Namespace, edges: EdgeQueue, cleanup: contextlib.ExitStack) -> Any:
+    if args.input == "none":
+        return None
+    from cabinet.inputs.select import open_backend
+    from cabinet.table.hardware import load_pins
+
+    backend = open_backend(args.input, edges, pins=load_pins(args.wiring))
+    cleanup.enter_context(backend)
+    if args.press_socket is not None and args.input == "mock":
+        from cabinet.inputs.press_channel import PressChannel
+
+        channel = PressChannel(args.press_socket, backend).start()
+        cleanup.callback(channel.close)
+    return backend
+
+
+def _open_door(args: argparse.Namespace, backend: Any, cleanup: contextlib.ExitStack) -> Any:
+    if backend is None:
+        return None
+    from cabinet.table.hardware import open_door, pin_map
+
+    door = open_door(backend, pin_map(args.wiring))
+    if door is None:
+        return None
+    cleanup.callback(door.close)
+    return door.is_open
+
+
+def _open_lights(port: str | None, cleanup: contextlib.ExitStack) -> Any:
+    if port is None or port == "none":
+        return None
+    from firmware_bridge.link import LightLink
+
+    link = LightLink(port).start()
+    cleanup.callback(link.stop)
+    return link

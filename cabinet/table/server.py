@@ -1,0 +1,408 @@
+"""The table process's loop: input, referee, game, CPU seats, records, and the lights.
+
+:class:`TableServer` owns everything that decides a game. Its one loop thread blocks on
+the edge queue until an edge arrives, a command arrives, or the next decision falls
+due; pumps the :class:`~cabinet.inputs.feed.RefereeFeed` (debounce, stuck switches,
+the referee's race window, the CPU's presses) onto the running
+:class:`~game.live_match.LiveMatch`; writes the LED snapshot when a decision changes
+it; and queues a :class:`~cabinet.table.messages.Decided` report for the display.
+
+Nothing here waits on the display: commands arrive on a reader thread that only queues
+them and wakes the loop, and reports leave through a sender thread fed by an unbounded
+queue, so a display that is slow, stopped or gone never holds up a decision.
+
+When the display goes away without saying :class:`~cabinet.table.messages.Shutdown`
+(it crashed or was killed), the table abandons the game it was playing and writes
+every game the display had not yet confirmed as recorded into the books itself, then
+exits; the service manager restarts the cabinet.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Protocol
+
+from cabinet.autoplay import AutoPlayers
+from cabinet.flow import Phase
+from cabinet.inputs.clock import Clock, monotonic_clock
+from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.feed import REFEREE_SWITCH_INTERVAL_S, FeedEvent, RefereeFeed
+from cabinet.light_show import countdown_ends_abs_ns, countdown_left_ns, lights_for
+from cabinet.table.messages import (
+    Command,
+    Decided,
+    ForwardEdges,
+    GetMeasurements,
+    Health,
+    LightsContext,
+    Measurements,
+    Recorded,
+    Report,
+    Shutdown,
+    StartGame,
+    StopGame,
+    TableReady,
+)
+from firmware_bridge.lights import LightState
+from firmware_bridge.link import LinkHealth
+from game.bots import level
+from game.edges import Edge
+from game.events import Played, Rejected, Selected
+from game.live_match import LiveMatch
+from game.record import result_of
+
+log = logging.getLogger(__name__)
+
+IDLE_S = 0.1
+"""The longest the loop sleeps with nothing due (s)."""
+AUTOPLAY_TICK_S = 0.01
+"""How often simulated people look at the table (s)."""
+HEALTH_EVERY_NS = 500_000_000
+"""How often the light link's health is looked at for a report."""
+
+
+class LightWriter(Protocol):
+    """Where the table's light states go: the LED board's link."""
+
+    def show(self, state: LightState) -> None: ...
+
+    def health(self) -> LinkHealth: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _DisplayGone:
+    """Put on the command queue by the reader thread when the display's end closes."""
+
+
+@dataclass(slots=True)
+class _Game:
+    match: LiveMatch
+    players: tuple[str, str]
+    sent_edges: int = 0
+
+
+@dataclass(slots=True)
+class TableIdentity:
+    """What the table tells the display about itself once it runs."""
+
+    backend: str = "mock"
+    hardware_timestamps: bool = False
+    realtime: bool = False
+    scheduling: str = "normal"
+
+
+@dataclass(slots=True)
+class _Samples:
+    decision_ns: list[int] = field(default_factory=list)
+    led_ns: list[int] = field(default_factory=list)
+
+
+class TableServer:
+    """The table's loop over ``conn`` (the display's end of a socket pair)."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        edges: EdgeQueue,
+        *,
+        identity: TableIdentity,
+        clock: Clock = monotonic_clock,
+        lights: LightWriter | None = None,
+        door_open: Callable[[], bool] | None = None,
+        data_dir: Path | None = None,
+        autoplay: AutoPlayers | None = None,
+        measure: bool = False,
+    ) -> None:
+        """``lights``: the LED board's link (``None``: the display draws the lights on
+        screen). ``door_open()``: the door switch, when wired. ``data_dir``: where the
+        books are, for the games the table must record itself. ``autoplay``: simulated
+        people on the mock pins. ``measure``: keep latency samples for benchmarks."""
+        self.conn = conn
+        self.edges = edges
+        self.identity = identity
+        self.clock = clock
+        self.feed = RefereeFeed(None, edges, clock=clock)
+        self.lights = lights
+        self.door_open = door_open
+        self.data_dir = data_dir
+        self.autoplay = autoplay
+        self._samples = _Samples() if measure else None
+        self._commands: queue.SimpleQueue[Command | _DisplayGone] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[Report | None] = queue.SimpleQueue()
+        self._games: dict[int, _Game] = {}
+        """Every game started and not yet confirmed recorded by the display."""
+        self._current: int | None = None
+        self._context = LightsContext(Phase.ATTRACT)
+        self._lights_shown: LightState | None = None
+        self._health: Health | None = None
+        self._health_due_ns = 0
+        self._late_edges = 0
+        self._edges_taken = 0
+        self._window_ms = 0.0
+
+    # -- running ---------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Serve until :class:`Shutdown` or the display goes away. Returns the exit code."""
+        threading.Thread(target=self._read, name="table-commands", daemon=True).start()
+        sender = threading.Thread(target=self._write, name="table-reports", daemon=True)
+        sender.start()
+        previous_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(previous_interval, REFEREE_SWITCH_INTERVAL_S))
+        ident = self.identity
+        self._send(
+            TableReady(
+                pid=os.getpid(),
+                realtime=ident.realtime,
+                scheduling=ident.scheduling,
+                backend=ident.backend,
+                hardware_timestamps=ident.hardware_timestamps,
+                lights_on_board=self.lights is not None,
+            )
+        )
+        clean = False
+        try:
+            while True:
+                stop = self._take_commands()
+                if stop is not None:
+                    clean = stop
+                    break
+                self.step(self._timeout_s())
+        finally:
+            if not clean:
+                self._record_unconfirmed()
+            self._outbox.put(None)
+            sender.join(1.0)
+            sys.setswitchinterval(previous_interval)
+        return 0
+
+    def step(self, timeout_s: float) -> None:
+        """One round: pump the feed (waiting up to ``timeout_s`` for an edge), report
+        what it decided, put the lights right, let simulated people press."""
+        batch = self.feed.pump(timeout_s)
+        now = self.clock()
+        game = self._games.get(self._current) if self._current is not None else None
+        new_edges: tuple[Edge, ...] = ()
+        state = None
+        if game is not None:
+            log_ = game.match.referee.stats.edge_log
+            if len(log_) > game.sent_edges:
+                new_edges = tuple(log_[game.sent_edges :])
+                game.sent_edges = len(log_)
+            if batch or new_edges:
+                state = game.match.state()
+        if batch or new_edges:
+            self._send(Decided(self._current, batch, state, new_edges, now))
+        if batch and self._samples is not None and game is not None:
+            self._sample_decisions(batch, game.match, now)
+        self._show_lights(now, decided=bool(batch))
+        if self.autoplay is not None:
+            self.autoplay.act(now, self._context.phase, game.match if game else None)
+        self._report_health(now)
+
+    # -- commands ----------------------------------------------------------------------
+
+    def _take_commands(self) -> bool | None:
+        """Apply every queued command; returns ``True`` on Shutdown, ``False`` when the
+        display is gone, ``None`` to go on."""
+        while True:
+            try:
+                command = self._commands.get_nowait()
+            except queue.Empty:
+                return None
+            if isinstance(command, Shutdown):
+                return True
+            if isinstance(command, _DisplayGone):
+                log.warning("the display went away: recording what it had not")
+                return False
+            self._apply(command)
+
+    def _apply(self, command: Command) -> None:
+        if isinstance(command, StartGame):
+            self._start(command)
+        elif isinstance(command, StopGame):
+            self._stop(command.game, command.now_ns)
+        elif isinstance(command, Recorded):
+            self._games.pop(command.game, None)
+        elif isinstance(command, LightsContext):
+            self._context = command
+            self._show_lights(self.clock(), decided=False)
+        elif isinstance(command, ForwardEdges):
+            for edge in command.edges:
+                self.edges.put(edge)
+        elif isinstance(command, GetMeasurements):
+            self._send(self.measurements())
+
+    def _start(self, command: StartGame) -> None:
+        if self._current is not None:
+            self._stop(self._current, command.start_abs_ns)
+        levels = [None if n is None else level(n) for n in command.cpu_levels]
+        match = LiveMatch(command.rules, command.seed, levels, command.start_abs_ns)
+        players = ("human" if levels[0] is None else "cpu", "human" if levels[1] is None else "cpu")
+        self._games[command.game] = _Game(match, players)
+        self._current = command.game
+        self._window_ms = command.rules.race_window_ms
+        self.feed.play_onto(match)
+
+    def _stop(self, game_id: int, now_ns: int) -> None:
+        game = self._games.get(game_id)
+        if game_id == self._current:
+            self.feed.play_onto(None)
+            self._current = None
+        if game is not None:
+            stats = game.match.referee.stats
+            self._late_edges += stats.late_edges
+            self._edges_taken += len(stats.edge_log)
+            if not game.match.over:
+                game.match.abandon(now_ns)
+
+    def measurements(self) -> Measurements:
+        samples = self._samples or _Samples()
+        late, taken = self._late_edges, self._edges_taken
+        current = self._games.get(self._current) if self._current is not None else None
+        if current is not None:
+            late += current.match.referee.stats.late_edges
+            taken += len(current.match.referee.stats.edge_log)
+        return Measurements(
+            decision_ns=list(samples.decision_ns),
+            led_ns=list(samples.led_ns),
+            edges=taken,
+            late_edges=late,
+            race_window_ms=self._window_ms,
+        )
+
+    # -- the lights --------------------------------------------------------------------
+
+    def _show_lights(self, now: int, *, decided: bool) -> None:
+        lights = self.lights
+        if lights is None:
+            return
+        ctx = self._context
+        if ctx.override is not None:
+            state = ctx.override
+        else:
+            game = self._games.get(self._current) if self._current is not None else None
+            table = game.match.state() if game is not None else None
+            countdown = False
+            hints: list[tuple[int, int]] = []
+            if game is not None and table is not None:
+                left = countdown_left_ns(game.match.start_abs_ns, table.spit_due_ns, now)
+                countdown = left is not None
+                if ctx.hints:
+                    hints = [(p, s) for p in game.match.humans for s in table.playable[p]]
+            state = lights_for(
+                ctx.phase,
+                table,
+                countdown=countdown,
+                joined=ctx.joined,
+                winner=ctx.winner,
+                hints=hints,
+                brightness=ctx.brightness,
+            )
+        if state != self._lights_shown:
+            self._lights_shown = state
+            lights.show(state)
+            if decided and self._samples is not None:
+                self._samples.led_ns.append(self.clock() - now)
+
+    # -- internals ---------------------------------------------------------------------
+
+    def _timeout_s(self) -> float:
+        now = self.clock()
+        wakes = [now + int(IDLE_S * 1e9)]
+        wake = self.feed.next_wake_ns()
+        if wake is not None:
+            wakes.append(wake)
+        game = self._games.get(self._current) if self._current is not None else None
+        if game is not None and self.lights is not None:
+            ends = countdown_ends_abs_ns(
+                game.match.start_abs_ns, game.match.game.spit_due_ns, now
+            )
+            if ends is not None and ends > now:
+                wakes.append(ends)
+        if self.autoplay is not None:
+            wakes.append(now + int(AUTOPLAY_TICK_S * 1e9))
+        return max(0.0, (min(wakes) - now) / 1e9)
+
+    def _sample_decisions(self, batch: list[FeedEvent], match: LiveMatch, now: int) -> None:
+        assert self._samples is not None
+        start = match.start_abs_ns
+        humans = match.humans
+        for item in batch:
+            if isinstance(item, Selected | Played | Rejected) and item.player in humans:
+                self._samples.decision_ns.append(now - (start + item.t_ns))
+
+    def _report_health(self, now: int) -> None:
+        switches = self.feed.switches
+        door = self.door_open() if self.door_open is not None else None
+        link = self._health.link if self._health is not None else None
+        if self.lights is not None and now >= self._health_due_ns:
+            self._health_due_ns = now + HEALTH_EVERY_NS
+            link = self.lights.health()
+        old = self._health
+        if (
+            old is None
+            or old.switches is not switches
+            or old.door_open != door
+            or old.link != link
+        ):
+            self._health = Health(switches, door, link)
+            self._send(self._health)
+
+    def _send(self, report: Report) -> None:
+        self._outbox.put(report)
+
+    def _read(self) -> None:
+        conn = self.conn
+        while True:
+            try:
+                command = conn.recv()
+            except (EOFError, OSError):
+                self._commands.put(_DisplayGone())
+                self.edges.wake()
+                return
+            self._commands.put(command)
+            self.edges.wake()
+
+    def _write(self) -> None:
+        conn = self.conn
+        while True:
+            report = self._outbox.get()
+            if report is None:
+                return
+            try:
+                conn.send(report)
+            except OSError:
+                return  # the display is gone: the reader hears it too
+
+    def _record_unconfirmed(self) -> None:
+        """The display went away: abandon the running game and put every game it had not
+        confirmed into the books, so none is lost."""
+        if not self._games:
+            return
+        now = self.clock()
+        if self._current is not None:
+            self._stop(self._current, now)
+        if self.data_dir is None:
+            log.warning("%d game(s) not recorded: no data directory", len(self._games))
+            return
+        from cabinet.storage.store import CabinetStore
+
+        store = CabinetStore.open(self.data_dir)
+        try:
+            for game_id, game in sorted(self._games.items()):
+                summary = game.match.summary()
+                record = game.match.record().with_result(result_of(summary))
+                store.record_game(record, summary, game.players)
+                log.info("game %d recorded by the table as %s", game_id, summary["termination"])
+        finally:
+            store.close()
+        self._games.clear()

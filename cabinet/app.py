@@ -55,7 +55,7 @@ from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
-from firmware_bridge.link import LightLink
+from firmware_bridge.link import LightLink, LinkHealth
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
 from game.events import Started as GameStarted
 from game.rules import MS
@@ -81,6 +81,24 @@ class LightsOutput:
     def show(self, state: LightState) -> None:
         self.state = state
 
+    def health(self) -> LinkHealth | None:
+        """The LED board link's health, when there is a board."""
+        return None
+
+
+class TableLights(LightsOutput):
+    """The LED board is driven by the table process (which writes each decision's lights
+    at once); its health comes with the table's reports."""
+
+    on_screen = False
+
+    def __init__(self, health: Callable[[], LinkHealth | None]) -> None:
+        super().__init__()
+        self._health = health
+
+    def health(self) -> LinkHealth | None:
+        return self._health()
+
 
 class BoardLights(LightsOutput):
     """The LED board over its serial link (which sends only changes, plus heartbeats)."""
@@ -95,6 +113,9 @@ class BoardLights(LightsOutput):
         if state != self.state:
             self.state = state
             self.link.show(state)
+
+    def health(self) -> LinkHealth | None:
+        return self.link.health()
 
 
 class RecordSink:
@@ -262,16 +283,16 @@ class CabinetApp:
     # -- the service menu --------------------------------------------------------------
 
     def _service_context(self, store: CabinetStore) -> ServiceContext:
-        def link_health() -> Any:
-            return self.lights.link.health() if isinstance(self.lights, BoardLights) else None
-
         backend = self._input_backend
+        stamps = self.table.hardware_timestamps
+        if stamps is None:
+            stamps = backend is not None and backend.hardware_timestamps
         return ServiceContext(
             store=store,
             sounds=self.sounds,
             switches=lambda: self.table.switches,
-            link_health=link_health,
-            hardware_timestamps=bool(backend is not None and backend.hardware_timestamps),
+            link_health=self.lights.health,
+            hardware_timestamps=stamps,
             serial_ports=serial_ports,
         )
 
@@ -360,8 +381,9 @@ class CabinetApp:
             if status.chatter > seen:
                 store.audits.count_chatter(status.control, status.chatter - seen)
             self._chatter_seen[status.control] = status.chatter
-        if isinstance(self.lights, BoardLights):
-            reconnects = self.lights.link.health().reconnects
+        health = self.lights.health()
+        if health is not None:
+            reconnects = health.reconnects
             if reconnects > self._link_drops_seen:
                 store.audits.count_link_drop(reconnects - self._link_drops_seen)
             self._link_drops_seen = reconnects
@@ -532,6 +554,7 @@ class CabinetApp:
             self._fed = target
             self.table.play_onto(target)
         if flow.phase is not self._phase_seen:
+            log.info("flow: %s", flow.phase.value)
             if flow.phase in (Phase.ATTRACT, Phase.READY):
                 self.renderer.reset_animations()
             if flow.phase is Phase.READY:

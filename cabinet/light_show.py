@@ -112,7 +112,9 @@ def countdown_left_ns(start_abs_ns: int, spit_due_ns: int | None, now_abs_ns: in
     return left if left >= -SPIT_SHOWN_NS else None
 
 
-def countdown_ends_abs_ns(start_abs_ns: int, spit_due_ns: int | None, now_abs_ns: int) -> int | None:
+def countdown_ends_abs_ns(
+    start_abs_ns: int, spit_due_ns: int | None, now_abs_ns: int
+) -> int | None:
     """When the countdown shown at ``now_abs_ns`` changes next (its lights go off), or
     ``None``: the table wakes then to put the lights right."""
     if now_abs_ns < start_abs_ns:

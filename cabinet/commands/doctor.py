@@ -242,7 +242,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
                 )
             ]
         edges = EdgeQueue()
-        from cabinet.commands.run import load_pins
+        from cabinet.table.hardware import load_pins
 
         backend = open_backend(name, edges, platform=platform, pins=load_pins(args.wiring))
     except (BackendUnavailableError, ValueError) as exc:

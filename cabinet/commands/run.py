@@ -1,5 +1,9 @@
 """``spit-cabinet run`` (also ``spit-cabinet`` with no command): the cabinet itself.
 
+Two processes: this one (the display: pygame, the flow, sound, the service menu, the
+books) starts the table process (``python -m cabinet.table``: the buttons, the referee,
+the game, the LED board) and talks to it over a socket pair (``docs/input.md``).
+
 On a Raspberry Pi with no desktop it runs full screen through SDL's kmsdrm driver with
 the GPIO buttons; on a desktop it opens a window and reads the keyboard. ``--seconds``
 stops it after a while (tests, demos); with no display at all (``SDL_VIDEODRIVER=dummy``)
@@ -20,10 +24,10 @@ from typing import Any
 
 from cabinet.app import (
     AppSettings,
-    BoardLights,
     CabinetApp,
     LightsOutput,
     RecordSink,
+    TableLights,
     run_frames,
 )
 from cabinet.display.geometry import Orientation
@@ -41,6 +45,8 @@ from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, RESOLUTION
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
+from cabinet.table.hardware import load_pins
+from cabinet.table.remote import RemoteTable
 from game.bots import LEVELS
 from wiring.errors import WiringError
 
@@ -98,6 +104,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--games", type=int, metavar="N", help="stop once N games have been recorded"
     )
     parser.add_argument("--seed", type=int, help="seed the demo and the deals (default: clock)")
+    parser.add_argument(
+        "--press-socket",
+        type=Path,
+        metavar="PATH",
+        help="with --input mock: take timed presses from other processes on this Unix "
+        "socket (tests, benchmarks; docs/input.md)",
+    )
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -108,25 +121,6 @@ def _size(text: str) -> tuple[int, int]:
     if w < 320 or h < 240:
         raise argparse.ArgumentTypeError(f"the screen must be at least 320x240, got {text}")
     return (w, h)
-
-
-def load_pins(path: Path | None) -> dict[Any, int] | None:
-    """The input layer's pin map from the installer's override file, or ``None`` for
-    the default map."""
-    if path is None:
-        return None
-    from cabinet.inputs.gpio import pins_from_wiring
-    from wiring.config import load_config
-
-    return pins_from_wiring(load_config(path))
-
-
-def _pin_map(path: Path | None) -> Any:
-    if path is None:
-        return None
-    from wiring.config import load_config
-
-    return load_config(path)
 
 
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
@@ -155,19 +149,15 @@ def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
     )
 
 
-def open_door(backend: Any, pin_map: Any) -> Any:
-    """The door switch on the GPIO (or mock) backend's pin factory, when the pin map has
-    one (``wiring/``: ``door``); ``None`` otherwise (the keyboard, or no switch)."""
-    from cabinet.inputs.gpio import GpioInput
-    from cabinet.service.door import DoorSwitch
-    from wiring.pinmap import Control, Function
+def door_open_from(table: RemoteTable) -> Any:
+    """The door switch as the table reports it (open when none is wired, or before the
+    table's first report)."""
 
-    if not isinstance(backend, GpioInput):
-        return None
-    bcm = pin_map.bcm(Control(Function.DOOR))
-    if bcm is None:
-        return None
-    return DoorSwitch(bcm, pin_factory=backend.pin_factory)
+    def door_open() -> bool:
+        state = table.status.door_open
+        return True if state is None else state
+
+    return door_open
 
 
 class StoredRecords(RecordSink):
@@ -182,25 +172,46 @@ class StoredRecords(RecordSink):
         self.store.record_game(game.record, game.summary, game.players, now_ns=time.monotonic_ns())
 
 
-def open_lights(choice: str) -> LightsOutput:
-    """The LED board's link when asked for or found, else lights on screen."""
+def board_port(choice: str) -> str | None:
+    """The LED board's serial port for the table process: the one named, the board found
+    by its USB id for ``auto``, or ``None`` (``none``, or no board: lights on screen)."""
     if choice == "none":
-        return LightsOutput()
-    from firmware_bridge.link import LightLink
+        return None
+    if choice != "auto":
+        return choice
     from firmware_bridge.transport import find_board
 
-    port = None if choice == "auto" else choice
-    if port is None and find_board() is None:
+    port = find_board()
+    if port is None:
         log.info("no LED board found: the lights are shown on screen")
-        return LightsOutput()
-    return BoardLights(LightLink(port).start())
+    return port
+
+
+def table_args(
+    args: argparse.Namespace, backend_name: str, port: str | None, data: Path
+) -> list[str]:
+    """The table process's command line for this run."""
+    out = ["--input", "none" if backend_name == "keyboard" else backend_name]
+    out += ["--data-dir", str(data), "--seed", str(args.seed or 0)]
+    if args.wiring is not None:
+        out += ["--wiring", str(args.wiring)]
+    if port is not None:
+        out += ["--lights", port]
+    if args.press_socket is not None:
+        out += ["--press-socket", str(args.press_socket)]
+    if args.autoplay:
+        out += ["--autoplay", "--autoplay-after", str(args.autoplay_after)]
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    if args.autoplay and args.input not in (None, "mock"):
-        print("spit-cabinet: --autoplay presses mock buttons: use --input mock", file=sys.stderr)
+    if (args.autoplay or args.press_socket) and args.input not in (None, "mock"):
+        print(
+            "spit-cabinet: --autoplay and --press-socket press mock buttons: use --input mock",
+            file=sys.stderr,
+        )
         return 2
     with contextlib.ExitStack() as cleanup:
         return _run(args, cleanup)
@@ -211,7 +222,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     so every way out (an error, Ctrl+C, the service stopping it) closes it again."""
     import pygame
 
-    store = CabinetStore.open(data_dir(args.data_dir))
+    data = data_dir(args.data_dir)
+    store = CabinetStore.open(data)
     cleanup.callback(lambda: store.close(time.monotonic_ns()))
     store.power_on(time.monotonic_ns())
     for problem in store.problems:
@@ -219,7 +231,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     stored = store.settings
     platform = Platform.detect()
     backend_setting = stored.get(INPUT_BACKEND)
-    requested = "mock" if args.autoplay else args.input
+    requested = "mock" if args.autoplay or args.press_socket else args.input
     if requested is None and backend_setting != "auto":
         requested = backend_setting
     try:
@@ -258,14 +270,15 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     pygame.display.set_caption("Spit")
     pygame.mouse.set_visible(not full)
     edges = EdgeQueue()
+    keyboard = backend_name == "keyboard"
+    backend = None
     try:
-        pins = load_pins(args.wiring)
-        keymap = None
-        if backend_name == "keyboard":
+        load_pins(args.wiring)  # the table opens them; a bad map is said here, once
+        if keyboard:  # keys arrive here, stamped at the pump, and go on to the table
             from cabinet.inputs.keyboard import KeyMap
 
             keymap = KeyMap.from_names(stored.get(KEYBOARD_MAP))
-        backend = open_backend(backend_name, edges, platform=platform, pins=pins, keymap=keymap)
+            backend = open_backend(backend_name, edges, platform=platform, keymap=keymap)
     except (BackendUnavailableError, WiringError) as exc:
         print(f"spit-cabinet: {exc}", file=sys.stderr)
         return 2
@@ -276,9 +289,14 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         volume_percent=settings.volume_percent, attract_sound=settings.attract_sound
     )
     cleanup.callback(sounds.close)
-    lights = open_lights(args.lights or stored.get(LED_PORT))
-    if isinstance(lights, BoardLights):
-        cleanup.callback(lights.link.stop)
+    port = board_port(args.lights or stored.get(LED_PORT))
+    table = RemoteTable(table_args(args, backend_name, port, data))
+    lights = TableLights(lambda: table.status.link) if port is not None else LightsOutput()
+
+    def pump_input() -> None:
+        if backend is not None:
+            backend.pump()
+            table.forward(edges.take())
 
     def set_mode(resolution: str) -> pygame.Surface:
         chosen = args.size or (None if resolution == "auto" else _size(resolution))
@@ -293,16 +311,17 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         lights=lights,
         records=records,
         seed=args.seed,
-        pump_input=backend.pump,
+        pump_input=pump_input,
         store=store,
         set_mode=set_mode,
         input_backend=backend,
+        table=table,
+        settings_overlay=lambda settings: overlay(settings, args),
+        door_open=door_open_from(table),
     )
-    app.settings_overlay = lambda settings: overlay(settings, args)
     cleanup.callback(app.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
-    keyboard = backend_name == "keyboard"
 
     def keep_going() -> bool:
         # The keyboard backend takes its key events itself; everything else (a mouse, a
@@ -318,28 +337,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             return False
         return deadline is None or time.monotonic_ns() < deadline
 
-    after_frame = None
-    if args.autoplay:
-        from cabinet.autoplay import AutoPlayers
-        from cabinet.inputs.mock import MockInput
-
-        assert isinstance(backend, MockInput)
-        mock = backend
-
-        def press(control: Any, pressed: bool, t_ns: int) -> None:
-            (mock.press if pressed else mock.release)(control, t_ns)
-
-        join_after = int(args.autoplay_after * 1e9)
-        after_frame = AutoPlayers(app, press, seed=args.seed or 0, join_after_ns=join_after).act
-
-    cleanup.enter_context(backend)
-    if app.service is not None:
-        from wiring.default import DEFAULT_PIN_MAP
-
-        door = open_door(backend, _pin_map(args.wiring) or DEFAULT_PIN_MAP)
-        if door is not None:
-            cleanup.callback(door.close)
-            app.service.door_open = door
+    if backend is not None:
+        cleanup.enter_context(backend)
 
     def leave_menu() -> None:
         if app.in_service:
@@ -350,6 +349,6 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     cleanup.callback(app.stop)
     app.start()
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
-        run_frames(app, keep_going, after_frame)
+        run_frames(app, keep_going)
     log.info("stopped after %d frames, %d games recorded", app.frames, records.count)
     return 0

@@ -26,6 +26,10 @@ class Table(Protocol):
     def alive(self) -> bool: ...
 
     @property
+    def hardware_timestamps(self) -> bool | None:
+        """Whether the table's buttons carry kernel timestamps (``None``: not known)."""
+
+    @property
     def error(self) -> BaseException | None: ...
 
     @property

@@ -31,6 +31,8 @@ class LocalTable:
     """The referee feed in this process, on ``edges``."""
 
     ready = True
+    hardware_timestamps: bool | None = None
+    """Unknown here: the display knows its own backend."""
 
     def __init__(
         self, edges: EdgeQueue, *, clock: Clock = monotonic_clock, threaded: bool = True

@@ -203,6 +203,11 @@ class RemoteTable:
         return self.status.ready is not None
 
     @property
+    def hardware_timestamps(self) -> bool | None:
+        ready = self.status.ready
+        return None if ready is None else ready.hardware_timestamps
+
+    @property
     def error(self) -> BaseException | None:
         return None if self.alive else TableDiedError("the table process is gone")
 

@@ -323,9 +323,7 @@ class TableServer:
             wakes.append(wake)
         game = self._games.get(self._current) if self._current is not None else None
         if game is not None and self.lights is not None:
-            ends = countdown_ends_abs_ns(
-                game.match.start_abs_ns, game.match.game.spit_due_ns, now
-            )
+            ends = countdown_ends_abs_ns(game.match.start_abs_ns, game.match.game.spit_due_ns, now)
             if ends is not None and ends > now:
                 wakes.append(ends)
         if self.autoplay is not None:
@@ -348,12 +346,7 @@ class TableServer:
             self._health_due_ns = now + HEALTH_EVERY_NS
             link = self.lights.health()
         old = self._health
-        if (
-            old is None
-            or old.switches is not switches
-            or old.door_open != door
-            or old.link != link
-        ):
+        if old is None or old.switches is not switches or old.door_open != door or old.link != link:
             self._health = Health(switches, door, link)
             self._send(self._health)
 

@@ -30,7 +30,9 @@ def test_table_view_follows_the_referee(cpu_record: MatchRecord) -> None:
     selected_seen = stuck_seen = False
     for t in range(0, 20_000 * MS, 37 * MS):
         player.advance(t)
-        view = table_view(TableState.of(player.referee), LABELS, countdown="READY…", warnings=(None, "held?"))
+        view = table_view(
+            TableState.of(player.referee), LABELS, countdown="READY…", warnings=(None, "held?")
+        )
         game = player.referee.game
         for p in (0, 1):
             pv = view.players[p]

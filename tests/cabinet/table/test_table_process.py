@@ -1,0 +1,189 @@
+"""The table in a process of its own (issue 10): races fired from outside, crashes of
+either process, and a display that stops while presses go in."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from cabinet.inputs.press_channel import PressSender, decode_press, encode_press
+from cabinet.storage.store import CabinetStore
+from cabinet.table.remote import RemoteMatch, RemoteTable
+from game.edges import Button
+from game.events import Played, Rejected, RejectReason, Started
+from game.live_match import LiveMatch
+from game.record import replay, result_mismatches
+from game.rules import Rules
+
+from .conftest import Cabinet, pid_gone, wait_until
+
+US = 1_000
+
+
+def race_seed(rules: Rules) -> tuple[int, int, int, int]:
+    """A deal where a slot of each player fits the same pile at the start (R7): the
+    seed, player 1's slot, player 2's slot and the pile."""
+    for seed in range(10_000):
+        game = LiveMatch(rules, seed, (None, None), 0).game
+        mine = {pile: slot for slot, pile in game.legal_plays(0)}
+        theirs = {pile: slot for slot, pile in game.legal_plays(1)}
+        for pile in (0, 1):
+            if pile in mine and pile in theirs:
+                return seed, mine[pile], theirs[pile], pile
+    raise AssertionError("no racing deal in 10,000 seeds")
+
+
+def test_press_datagrams_round_trip_and_reject_garbage() -> None:
+    data = encode_press((1, Button.PILE2), True, 123_456_789)
+    assert data == b"p2.pile2 1 123456789"
+    assert decode_press(data) == ((1, Button.PILE2), True, 123_456_789)
+    for bad in (b"", b"p3.pile1 1 5", b"p1.pile1 2 5", b"p1.pile1 1 -5", b"\xff 1 1"):
+        try:
+            decode_press(bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"accepted {bad!r}")
+
+
+def test_a_1us_race_fired_from_outside_in_the_wrong_order_is_decided_by_timestamp(
+    remote_table: tuple[RemoteTable, Path],
+) -> None:
+    """R10 across processes: player 2's pile press is sent first but is 1 µs later."""
+    table, sock = remote_table
+    rules = Rules()
+    seed, slot1, slot2, pile = race_seed(rules)
+    match = table.new_match(rules, seed, (None, None), time.monotonic_ns())
+    assert isinstance(match, RemoteMatch)
+    wait_until(
+        lambda: (table.batches(), any(isinstance(e, Started) for e in match.events))[1],
+        "the start",
+    )
+    pile_button = Button.pile(pile)
+    with PressSender(sock) as sender:
+        t = time.monotonic_ns() - 500 * US
+        sender.send((0, Button.slot(slot1)), True, t - 200 * US)
+        sender.send((1, Button.slot(slot2)), True, t - 200 * US)
+        sender.send((1, pile_button), True, t + 1 * US)  # later, delivered first
+        sender.send((0, pile_button), True, t)
+
+    def decided() -> bool:
+        table.batches()
+        return any(isinstance(e, Played) for e in match.events) and any(
+            isinstance(e, Rejected) for e in match.events
+        )
+
+    wait_until(decided, "both pile presses decided")
+    played = [e for e in match.events if isinstance(e, Played)]
+    beaten = [e for e in match.events if isinstance(e, Rejected)]
+    assert [e.player for e in played] == [0]
+    assert beaten[0].player == 1 and beaten[0].reason is RejectReason.BEATEN
+    delivered = {(e.player, e.button): e.delivered_ns for e in match.edges}
+    assert delivered[(1, pile_button)] <= delivered[(0, pile_button)]  # wrong order in
+    assert match.state().pile_tops[pile] == played[0].card
+    assert result_mismatches(match.summary(), replay(match.record()).summary()) == []
+
+
+def _books(data: Path) -> tuple[CabinetStore, list[object]]:
+    store = CabinetStore.open(data)
+    records = [store.records.record(i) for i in store.records.ids()]
+    return store, records
+
+
+def _check_books_agree(data: Path) -> tuple[CabinetStore, list[object]]:
+    store, records = _books(data)
+    for record in records:
+        assert record is not None
+        assert result_mismatches(record.result, replay(record).summary()) == []
+    games = store.audits.games.lifetime
+    assert games.two_player + games.vs_cpu + games.abandoned == len(records)
+    return store, records
+
+
+def test_killing_the_display_mid_game_the_table_records_it_and_the_cabinet_comes_back(
+    cabinet_dirs: tuple[Path, Path],
+) -> None:
+    data, sock = cabinet_dirs
+    cab = Cabinet(data, sock)
+    try:
+        cab.start_game()
+        table_pid = cab.table_pid()
+        cab.press((0, Button.SLOT1))
+        cab.kill()  # the display dies mid-game
+        wait_until(lambda: pid_gone(table_pid), "the table to notice and exit")
+    finally:
+        cab.kill()
+    store, records = _check_books_agree(data)
+    try:
+        assert len(records) == 1
+        assert records[0].abandoned_ns is not None  # type: ignore[attr-defined]
+        assert store.audits.games.lifetime.abandoned == 1
+    finally:
+        store.close()
+    again = Cabinet(data, sock, "--seconds", "2")
+    again.wait_for(r"table process \d+ ready")
+    assert again.stop() == 0
+    store, records = _check_books_agree(data)
+    store.close()
+    assert store.audits.power.lifetime.power_ons == 2
+
+
+def test_killing_the_table_mid_game_is_counted_recorded_and_healed(
+    cabinet_dirs: tuple[Path, Path],
+) -> None:
+    data, sock = cabinet_dirs
+    cab = Cabinet(data, sock)
+    try:
+        cab.start_game()
+        mark = len(cab.lines)
+        table_pid = cab.table_pid()
+        cab.press((1, Button.SLOT2))
+        os.kill(table_pid, signal.SIGKILL)
+        new_pid = cab.table_pid(after=mark)
+        assert new_pid != table_pid
+        cab.wait_for(r"flow: attract", mark)
+        cab.start_game()  # the new table plays a new game
+    finally:
+        assert cab.stop() == 0
+    store, records = _check_books_agree(data)
+    try:
+        assert len(records) == 1  # the killed game, abandoned; the second never ended
+        assert records[0].abandoned_ns is not None  # type: ignore[attr-defined]
+        assert store.audits.hardware.lifetime.table_restarts == 1
+    finally:
+        store.close()
+
+
+def test_the_table_decides_and_records_while_the_display_is_stopped(
+    cabinet_dirs: tuple[Path, Path],
+) -> None:
+    """No path from a press to the referee waits on drawing: with the display frozen
+    (SIGSTOP), presses are decided and kept by the table, then recorded by it."""
+    data, sock = cabinet_dirs
+    cab = Cabinet(data, sock)
+    try:
+        cab.start_game()
+        table_pid = cab.table_pid()
+        os.kill(cab.proc.pid, signal.SIGSTOP)
+        stopped_at = time.monotonic_ns()
+        with PressSender(sock) as sender:
+            for k, button in enumerate((Button.SLOT1, Button.PILE1, Button.SLOT3, Button.PILE2)):
+                t = time.monotonic_ns()
+                sender.send((0, button), True, t)
+                sender.send((0, button), False, t + 10_000_000 + k)
+        time.sleep(0.3)  # the display stays frozen; the table must not need it
+        frozen_ns = time.monotonic_ns() - stopped_at
+        os.kill(cab.proc.pid, signal.SIGKILL)  # it never resumes
+        wait_until(lambda: pid_gone(table_pid), "the table to record and exit")
+    finally:
+        cab.kill()
+    store, records = _check_books_agree(data)
+    store.close()
+    (record,) = records
+    late = [e for e in record.edges if e.player == 0]  # type: ignore[attr-defined]
+    assert len(late) >= 8  # every press and release went in
+    for edge in late[-8:]:
+        assert edge.delivered_ns - edge.t_ns < frozen_ns / 3  # taken long before the end
+    decided = replay(record).events  # type: ignore[arg-type]
+    assert any(getattr(e, "player", None) == 0 for e in decided if not isinstance(e, Started))

@@ -6,29 +6,36 @@ Prints JSON.
   window. Each race goes through the switch filter, the feed and the referee (edges put
   on the queue as the gpio backend's callbacks do). Counts races decided wrongly (goal 0)
   and ties, and splits exact ties between the players.
-- ``live``: the gpio backend on mock pins whose edges are fired from a second thread
-  (standing in for lgpio's callback thread: each edge stamped with the time it was due,
-  as the kernel would stamp it, then handed to the pin's change handler when the thread
-  gets to run) while the main thread renders 1920x1080 frames at up to 60 fps with
-  pygame-ce's dummy video driver (fill, 20 alpha-blended card-sized surfaces, text).
-  Measured with the referee pumped by the main loop between frames, and on its own
-  thread: the delivery delay (``delivered_ns - t_ns``) and the decision delay (from a
-  press's ``t_ns`` to the referee's decision on it), p50/p99/p99.9/max in ms. Each mode
-  runs ``--repeat`` times; medians of the runs are reported with every run's figures.
+- ``table`` (the cabinet's design: the table in a process of its own) and
+  ``thread_design`` (before: the referee on a thread of the display process), run side
+  by side: a *presser* process fires presses of both players' slot and pile buttons at
+  random (on average an edge every 0.5 ms, so many close races), each stamped with the
+  moment it was due, as the kernel stamps an edge, into the mock pins' press channel
+  (:mod:`cabinet.inputs.press_channel`); the display draws the real play screen at 60 fps
+  at 1920x1080 (pygame-ce, dummy video driver), each frame's drawing done ``K`` times
+  (K=4 stands for a Pi 4); a busy process saturates the other core; the LED board is the
+  firmware simulator on a pty. Per K: edges, late edges, the race window, the decision
+  delay (press ``t_ns`` → the referee's decision), decision → LED snapshot written, and
+  press → photon (end of the first frame showing the decision), in ms.
+- ``cabinet``: ``spit-cabinet run`` as installed, headless: start to the first attract
+  frame, CPU in attract and resident memory, both processes together.
 
-Usage: ``python bench/races.py [--races N] [--seconds S] [--repeat R]``.
+Usage: ``python bench/races.py [--edges N] [--ks 1,4] [--races N]``; prints one JSON
+object on stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import heapq
 import json
 import math
 import os
 import random
-import statistics
+import subprocess
 import sys
-import threading
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -45,13 +52,7 @@ import pygame  # after choosing the video driver above
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.debounce import SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
-from cabinet.inputs.feed import (
-    REFEREE_SWITCH_INTERVAL_S,
-    FeedEvent,
-    RefereeFeed,
-    RefereeThread,
-)
-from cabinet.inputs.mock import MockInput
+from cabinet.inputs.feed import FeedEvent, RefereeFeed
 from game.cards import ALL_CARDS, Card, parse_cards
 from game.edges import Button
 from game.engine import Game
@@ -154,37 +155,7 @@ def exact_ties(n: int, tie_rule: TieRule, seed: int) -> list[int]:
     return firsts
 
 
-# -- live: threads, mock pins, render load ----------------------------------------------
-
-
-class Scene:
-    """The work of one real frame at 1920x1080: background, 20 alpha cards, text."""
-
-    def __init__(self) -> None:
-        pygame.display.init()  # no audio: a frame's work is drawing
-        pygame.font.init()
-        self.screen = pygame.display.set_mode((1920, 1080))
-        card = pygame.Surface((180, 252), pygame.SRCALPHA)
-        card.fill((250, 250, 245, 235))
-        pygame.draw.rect(card, (20, 20, 20, 255), card.get_rect(), 3, border_radius=12)
-        self.card = card
-        self.font = pygame.font.Font(None, 48)
-        self.clock = pygame.time.Clock()
-        self.frames = 0
-        self.render_ns: list[int] = []
-
-    def frame(self) -> None:
-        start = time.perf_counter_ns()
-        screen = self.screen
-        screen.fill((12, 90, 40))
-        for i in range(20):
-            screen.blit(self.card, (60 + (i % 10) * 185, 200 + (i // 10) * 420 + (i % 3) * 7))
-        for i, text in enumerate(("Player 1: 31", "Player 2: 27", "Ready... spit!")):
-            screen.blit(self.font.render(text, True, (255, 255, 255)), (80 + i * 600, 60))
-        pygame.display.flip()
-        self.frames += 1
-        self.render_ns.append(time.perf_counter_ns() - start)
-        self.clock.tick(60)
+# -- live: the table process against the old thread design ------------------------------
 
 
 def percentiles(values_ns: list[int]) -> dict[str, float]:
@@ -200,136 +171,350 @@ def percentiles(values_ns: list[int]) -> dict[str, float]:
         "p50": at(0.5),
         "p99": at(0.99),
         "p99.9": at(0.999),
+        "p99.99": at(0.9999),
         "max": round(v[-1] / MS, 3),
     }
 
 
-def fire_presses(
-    mock: MockInput, stop: threading.Event, rng: random.Random, presses: list[int]
-) -> None:
-    """The stand-in for lgpio's callback thread: slot presses by both players at random
-    moments, each stamped with the moment it was due (the kernel's timestamp) and handed
-    to its pin when this thread gets to run again."""
-    while not stop.is_set():
-        due = time.monotonic_ns() + rng.randint(2 * MS, 10 * MS)
-        time.sleep(max(0.0, (due - time.monotonic_ns()) / 1e9))
+def presser(sock: str, edges: int, seed: int) -> None:
+    """The presser process: ``edges`` edges (presses and their releases), on average one
+    every 0.5 ms, each stamped with the moment it was due."""
+    from cabinet.inputs.press_channel import PressSender
+
+    # The presser stands in for the kernel, which stamps an edge in its interrupt handler,
+    # never late: real-time priority above the table's, where granted.
+    with contextlib.suppress(PermissionError, OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
+    rng = random.Random(seed)
+    sender = PressSender(Path(sock))
+    releases: list[tuple[int, int, Any]] = []
+    held: set[Any] = set()
+    sent = 0
+    due = time.monotonic_ns() + 50 * MS
+    seq = 0
+    while sent < edges:
+        due += int(rng.expovariate(1.0) * MS)  # a press a ms: with releases, an edge a 0.5 ms
+        while releases and releases[0][0] <= due and sent < edges:
+            t, _, control = heapq.heappop(releases)
+            _send_at(sender, control, False, t)
+            held.discard(control)
+            sent += 1
         player = rng.randrange(2)
-        slot = Button.slot(rng.randrange(4))
-        mock.press((player, slot), due)
-        presses.append(due)
-        up = due + rng.randint(20 * MS, 40 * MS)
-        time.sleep(max(0.0, (up - time.monotonic_ns()) / 1e9))
-        mock.release((player, slot), up)
+        button = (
+            Button.pile(rng.randrange(2)) if rng.random() < 0.5 else Button.slot(rng.randrange(4))
+        )
+        control = (player, button)
+        if control in held or sent >= edges:
+            continue
+        _send_at(sender, control, True, due)
+        held.add(control)
+        sent += 1
+        seq += 1
+        heapq.heappush(releases, (due + rng.randint(15 * MS, 40 * MS), seq, control))
+    sender.close()
 
 
-def live_run(mode: str, seconds: float, rules: Rules, seed: int) -> dict[str, Any]:
-    """``mode``: ``main_loop`` (Python's default switch interval, 5 ms) or ``thread``
-    (the referee thread's own, :data:`REFEREE_SWITCH_INTERVAL_S`), optionally ``@S`` for
-    the thread's switch interval in seconds, e.g. ``thread@0.005``."""
-    mode, _, interval = mode.partition("@")
-    switch = float(interval) if interval else REFEREE_SWITCH_INTERVAL_S
-    edges = EdgeQueue()
-    mock = MockInput(edges)
-    mock.open()
-    referee = Referee(Game(TIE_DECKS, rules), tie_rng=random.Random(seed))
-    feed = RefereeFeed(referee, edges)
-    origin = feed.origin_ns
-    decisions: list[int] = []
+def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
+    while True:
+        left = due - time.monotonic_ns()
+        if left <= 0:
+            break
+        time.sleep(left / 1e9 if left > 200_000 else 0)
+    sender.send(control, pressed, due)
 
-    def record(events: list[FeedEvent]) -> None:
-        now = time.monotonic_ns()
-        for e in events:
-            if isinstance(e, Selected):
-                decisions.append(now - (origin + e.t_ns))
 
-    scene = Scene()
-    stop = threading.Event()
-    rngs = [random.Random(seed * 10 + k) for k in range(2)]
-    fired: list[int] = []
-    firers = [
-        threading.Thread(target=fire_presses, args=(mock, stop, rngs[k], fired), daemon=True)
-        for k in range(2)
-    ]
-    referee_thread = (
-        RefereeThread(feed, record, switch_interval_s=switch) if mode == "thread" else None
+def board_simulator(tmp: str) -> tuple[subprocess.Popen[str], str]:
+    config = os.path.join(tmp, "config.json")
+    Path(config).write_text(json.dumps({"selftest_step_ms": 0}))
+    sim = subprocess.Popen(
+        [sys.executable, "-m", "firmware_bridge.sim", "--config", config],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     )
-    if referee_thread is not None:
-        referee_thread.start()
-    for t in firers:
-        t.start()
-    end = time.monotonic() + seconds
-    frame_ns: list[int] = []
-    while time.monotonic() < end:
-        t0 = time.perf_counter_ns()
-        scene.frame()
-        frame_ns.append(time.perf_counter_ns() - t0)
-        if referee_thread is None:
-            record(feed.pump())
-    stop.set()
-    for t in firers:
-        t.join()
-    if referee_thread is not None:
-        referee_thread.stop()
+    assert sim.stdout is not None
+    return sim, sim.stdout.readline().strip()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[str, Any]:
+    """One run: ``design`` is ``process`` (the table process) or ``thread`` (the old
+    design: the referee on a thread of this, the display, process)."""
+    from cabinet.display.geometry import Orientation
+    from cabinet.display.renderer import Renderer
+    from cabinet.display.views import TableLabels, table_view
+    from cabinet.flow import Phase
+    from cabinet.i18n import font_path
+    from cabinet.light_show import lights_for
+    from cabinet.table.local import LocalTable
+    from cabinet.table.messages import LightsContext
+    from cabinet.table.remote import RemoteTable
+    from firmware_bridge.link import LightLink
+    from game.events import Event, Rejected
+
+    tmp = tempfile.mkdtemp(prefix="spit-bench-")
+    sock = os.path.join(tmp, "presses.sock")
+    sim, port = board_simulator(tmp)
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    cleanup = contextlib.ExitStack()
+    cleanup.callback(lambda: (busy.kill(), busy.wait(), sim.terminate(), sim.wait(5)))
+    decided_at: dict[int, int] = {}
+    decision_ns: list[int] = []
+    led_ns: list[int] = []
+    matches: list[Any] = []
+    link: LightLink | None = None
+    table: Any
+    if design == "process":
+        table = RemoteTable(
+            ["--input", "mock", "--press-socket", sock, "--measure", "--lights", port]
+        ).start()
+        cleanup.callback(table.stop)
+        while not table.ready:
+            table.wait(0.1)
+            table.batches()
+        table.lights(LightsContext(Phase.PLAY))
     else:
-        record(feed.pump())
-    mock.close()
-    pygame.quit()
-    log = referee.stats.edge_log
-    delivery = [e.delivered_ns - e.t_ns for e in log if e.delivered_ns is not None]
+        from cabinet.inputs.mock import MockInput
+        from cabinet.inputs.press_channel import PressChannel
+
+        queue_ = EdgeQueue()
+        mock = MockInput(queue_)
+        mock.open()
+        channel = PressChannel(Path(sock), mock).start()
+        cleanup.callback(channel.close)
+        cleanup.callback(mock.close)
+        table = LocalTable(queue_)
+        assert table.thread is not None
+        outbox = table.thread.outbox
+
+        def on_events(batch: list[Any]) -> None:
+            decided_at[id(batch)] = time.monotonic_ns()
+            outbox.put(batch)
+
+        table.thread._on_events = on_events
+        table.start()
+        cleanup.callback(table.stop)
+        link = LightLink(port).start()
+        cleanup.callback(link.stop)
+        link.wait_for(lambda h: h.connected, 5)
+    pygame.display.init()
+    pygame.font.init()
+    screen = pygame.display.set_mode((1920, 1080))
+    # K renderers, each doing a real frame's drawing (the first onto the screen): the
+    # drawing done K times a frame.
+    renderers = [
+        Renderer(
+            screen if i == 0 else pygame.Surface(screen.get_size()),
+            Orientation.UPRIGHT,
+            font_path(),
+            lights_strip=False,
+        )
+        for i in range(k)
+    ]
+    labels = TableLabels(("PLAYER 1", "PLAYER 2"), "STUCK")
+    shown: Any = None
+
+    def new_game() -> Any:
+        table.play_onto(None)
+        match = table.new_match(rules, seed + len(matches), (None, None), time.monotonic_ns())
+        if design == "thread":
+            table.play_onto(match)
+        matches.append(match)
+        return match
+
+    match = new_game()
+    press_proc = subprocess.Popen(
+        [sys.executable, __file__, "--presser", sock, "--edges", str(edges), "--seed", str(seed)],
+        cwd=ROOT,
+    )
+    photon_ns: list[int] = []
+    waiting: list[int] = []  # press times decided, not yet on screen
+    next_frame = time.monotonic_ns()
+    frames = 0
+    quiet_since: int | None = None
+    while True:
+        for batch in table.batches():
+            now = time.monotonic_ns()
+            decided = decided_at.pop(id(batch), now)
+            start = match.start_abs_ns
+            game_events = [e for e in batch if isinstance(e, Event)]
+            for renderer in renderers:
+                renderer.feed(game_events)
+            for e in batch:
+                if isinstance(e, Selected | Played | Rejected):
+                    waiting.append(start + e.t_ns)
+                    if design == "thread":
+                        decision_ns.append(decided - (start + e.t_ns))
+            if design == "thread" and any(isinstance(e, Event) for e in batch) and link:
+                with table.hold():
+                    state = match.state()
+                lights = lights_for(Phase.PLAY, state, countdown=False)
+                if lights != shown:
+                    shown = lights
+                    link.show(lights)
+                    led_ns.append(time.monotonic_ns() - decided)
+        with table.hold():
+            state = match.state()
+        if state.over:
+            match = new_game()
+            for renderer in renderers:
+                renderer.reset_animations()
+        view = table_view(state, labels)
+        for renderer in renderers:
+            rects = renderer.draw(view, match.to_match(time.monotonic_ns()))
+        pygame.display.update(rects)
+        frames += 1
+        shown_at = time.monotonic_ns()
+        photon_ns.extend(shown_at - t for t in waiting)
+        waiting.clear()
+        if press_proc.poll() is not None:
+            quiet_since = quiet_since or shown_at
+            if shown_at - quiet_since > 200 * MS:
+                break
+        now = time.monotonic_ns()
+        due = next_frame + 16_666_667 if now >= next_frame else next_frame
+        next_frame = due if due > now else now + 16_666_667
+        if table.wait((next_frame - now) / 1e9):
+            time.sleep(max(0.0, (now + 4 * MS - time.monotonic_ns()) / 1e9))
+    if design == "process":
+        table.request_measurements()
+        while not table.status.measurements:
+            table.wait(0.5)
+            table.batches()
+        m = table.status.measurements[-1]
+        decision_ns, led_ns = m.decision_ns, m.led_ns
+        taken, late = m.edges, m.late_edges
+    else:
+        taken = sum(len(x.referee.stats.edge_log) for x in matches)
+        late = sum(x.referee.stats.late_edges for x in matches)
+    cleanup.close()
+    pygame.display.quit()
     return {
-        "frames_per_s": round(scene.frames / seconds, 1),
-        "frame_ms_p50": round(statistics.median(frame_ns) / MS, 2),
-        "render_ms_p50": round(statistics.median(scene.render_ns) / MS, 2),
-        "edges": len(log),
-        "late_edges": referee.stats.late_edges,
-        "delivery_ms": percentiles(delivery),
-        "decision_ms": percentiles(decisions),
-        "_delivery_ns": delivery,
-    }
-
-
-def median_of(runs: list[dict[str, Any]], key: str) -> dict[str, float]:
-    fields = [k for k in runs[0][key] if k != "n"]
-    return {f: round(statistics.median(r[key][f] for r in runs), 3) for f in fields}
-
-
-def live(mode: str, seconds: float, repeat: int, rules: Rules) -> dict[str, Any]:
-    runs = [live_run(mode, seconds, rules, seed) for seed in range(repeat)]
-    pooled: list[int] = []
-    for r in runs:
-        pooled += r.pop("_delivery_ns")
-    return {
-        "mode": mode,
+        "design": design,
+        "k": k,
+        "edges": taken,
+        "late_edges": late,
         "race_window_ms": rules.race_window_ms,
-        "delivery_ms_median_of_runs": median_of(runs, "delivery_ms"),
-        "decision_ms_median_of_runs": median_of(runs, "decision_ms"),
-        "delivery_ms_pooled": percentiles(pooled),
-        "runs": runs,
+        "games": len(matches),
+        "frames": frames,
+        "decision_ms": percentiles(decision_ns),
+        "led_ms": percentiles(led_ns),
+        "photon_ms": percentiles(photon_ns),
     }
+
+
+def cabinet_figures(seconds: float) -> dict[str, Any]:
+    """``spit-cabinet run`` headless in attract: start to first frame, CPU and memory of
+    both processes together."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    with tempfile.TemporaryDirectory() as data:
+        started = time.monotonic()
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cabinet",
+                "run",
+                "--input",
+                "mock",
+                "--size",
+                "1920x1080",
+                "--data-dir",
+                data,
+                "--seconds",
+                str(seconds + 5),
+                "--lights",
+                "none",
+            ],
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        assert proc.stderr is not None
+        first = None
+        for line in proc.stderr:
+            if "running: input" in line:
+                first = time.monotonic() - started
+                break
+        time.sleep(3)
+        pids = [proc.pid, *_children(proc.pid)]
+        cpu0 = sum(_cpu_ticks(p) for p in pids)
+        t0 = time.monotonic()
+        time.sleep(seconds)
+        cpu1 = sum(_cpu_ticks(p) for p in pids)
+        rss = sum(_rss_kb(p) for p in pids) / 1024
+        elapsed = time.monotonic() - t0
+        proc.wait(30)
+    hz = os.sysconf("SC_CLK_TCK")
+    return {
+        "start_to_first_attract_frame_s": round(first or -1.0, 3),
+        "attract_cpu_percent_both_processes": round(100 * (cpu1 - cpu0) / hz / elapsed, 1),
+        "rss_mb_both_processes": round(rss, 1),
+        "processes": len(pids),
+    }
+
+
+def _children(pid: int) -> list[int]:
+    out: list[int] = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                out.append(int(stat.parent.name))
+    return out
+
+
+def _cpu_ticks(pid: int) -> int:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=100_000)
     parser.add_argument("--ties", type=int, default=10_000)
-    parser.add_argument("--seconds", type=float, default=20.0, help="per live run")
-    parser.add_argument("--repeat", type=int, default=3, help="live runs per mode")
+    parser.add_argument("--edges", type=int, default=100_000, help="edges per live run")
+    parser.add_argument("--ks", default="1,4", help="drawing repeats per frame, comma-separated")
+    parser.add_argument("--designs", default="process,thread")
+    parser.add_argument("--window-ms", type=float, help="race window (default: the rules')")
     parser.add_argument(
-        "--modes",
-        default="main_loop,thread@0.005,thread",
-        help="live modes, comma-separated: main_loop or thread, @S for the switch interval",
+        "--thread-window-ms",
+        type=float,
+        default=8.0,
+        help="the thread design's race window (its own default before the table process)",
     )
+    parser.add_argument("--cabinet-seconds", type=float, default=10.0)
+    parser.add_argument("--presser", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    rules = Rules()
+    os.chdir(ROOT)  # child processes import this checkout's packages (not bench/cabinet.py)
+    if args.presser:
+        presser(args.presser, args.edges, args.seed)
+        return
+    rules = Rules() if args.window_ms is None else Rules(race_window_ms=args.window_ms)
     out: dict[str, Any] = {"machine": machine()}
-    start = time.perf_counter()
     out["simulated"] = simulated_races(args.races, rules, seed=1)
-    out["simulated"]["seconds"] = round(time.perf_counter() - start, 1)
     out["exact_ties"] = {
         rule.value: dict(zip(("player1", "player2"), exact_ties(args.ties, rule, 7), strict=True))
         for rule in TieRule
     }
-    out["live"] = [live(m, args.seconds, args.repeat, rules) for m in args.modes.split(",") if m]
+    ks = [int(k) for k in args.ks.split(",") if k]
+    designs = [d for d in args.designs.split(",") if d]
+    windows = {"process": rules, "thread": Rules(race_window_ms=args.thread_window_ms)}
+    runs = {d: [live_run(d, k, args.edges, windows[d], args.seed) for k in ks] for d in designs}
+    out["table"] = runs.get("process", [])
+    out["thread_design"] = runs.get("thread", [])
+    out["cabinet"] = cabinet_figures(args.cabinet_seconds)
     print(json.dumps(out, indent=2))
 
 

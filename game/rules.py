@@ -28,11 +28,13 @@ class TieRule(enum.Enum):
 MS = 1_000_000
 """Nanoseconds in a millisecond."""
 
-#: Default race window, chosen from the delivery-delay measurement in bench/README.md
-#: ("Races and the race window"): edges reached the referee thread within 7.1 ms at
-#: p99.9 (median of three 20 s runs) while the main thread rendered at 60 fps on a
-#: 2-core machine with another process holding one core; 8 ms leaves a margin over that.
-DEFAULT_RACE_WINDOW_MS = 8.0
+#: R10's race window (ms). The table runs in a process of its own at real-time priority
+#: (docs/input.md): under the bench's load (presses every 0.5 ms, the play screen drawn
+#: 1x and 4x a frame, the other core busy) an edge reached the referee within 0.9 ms at
+#: p99.99 (bench/README.md); 2 ms leaves more than a millisecond over that. (With the
+#: referee on a thread of the display process, 8 ms was needed and still let a few
+#: edges in a thousand arrive late.)
+DEFAULT_RACE_WINDOW_MS = 2.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         check_display,
         check_sound,
         lambda: check_lights(args.lights),
+        check_realtime,
     ]
     findings = []
     for check in checks:
@@ -221,6 +222,31 @@ def check_lights(choice: str) -> Finding:
     rtt = f"{health.rtt_ms:.2f} ms" if health.rtt_ms is not None else "unknown"
     fix = None if level == "ok" else f"flash the bundled {bundled}: spit-cabinet firmware flash"
     return Finding("LED board", level, f"{health.port}, firmware {version}, round trip {rtt}", fix)
+
+
+def check_realtime() -> Finding:
+    """Whether the table process would get real-time scheduling here (asked in a child
+    process, as the table asks for it)."""
+    import subprocess
+    import sys
+
+    code = "from cabinet.table.process import become_realtime; print(*become_realtime(), sep='|')"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, check=True
+        )
+        granted, words = done.stdout.strip().split("|", 1)
+    except (subprocess.SubprocessError, OSError, ValueError) as exc:
+        return Finding("real-time", "warn", f"could not ask: {exc}")
+    if granted == "True":
+        return Finding("real-time", "ok", f"the table process gets {words}")
+    return Finding(
+        "real-time",
+        "warn",
+        f"the table process runs on {words}: races are still decided by timestamp, but a "
+        "busy screen can make edges late",
+        "run the cabinet from its systemd unit (LimitRTPRIO=20), or raise the race window",
+    )
 
 
 def check_input(args: argparse.Namespace) -> list[Finding]:

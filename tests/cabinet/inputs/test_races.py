@@ -93,7 +93,7 @@ def run_race_delivered_backwards(
     return played, beaten, referee.stats.reordered_races
 
 
-@pytest.mark.parametrize("margin_ns", [1_000, 10_000, 1_000_000, 2_000_000])
+@pytest.mark.parametrize("margin_ns", [1_000, 10_000, 1_000_000, 1_500_000])
 @pytest.mark.parametrize("p1_first", [True, False])
 def test_the_earlier_press_wins_when_delivered_second(
     mock: MockInput, clock: VirtualClock, margin_ns: int, p1_first: bool

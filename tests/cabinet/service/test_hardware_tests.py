@@ -77,7 +77,7 @@ def test_race_tester_decides_by_timestamps_not_arrival(mock_cabinet: Cabinet) ->
     labels = [r.label for r in cab.shown.rows]
     assert "Player 1 was first, by 0.001 ms" in labels
     assert "The software saw them in the other order; the race window put them right" in labels
-    assert cab.shown.notice == "Race window: 8.0 ms"
+    assert cab.shown.notice == "Race window: 2.0 ms"
     assert cab.lights.state["stuck1"].mode is Mode.ON
     cab.mock.release((1, Button.PILE1), cab.clock())
     cab.mock.release((0, Button.SLOT4), cab.clock())

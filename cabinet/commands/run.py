@@ -46,6 +46,7 @@ from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT,
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from cabinet.table.hardware import load_pins
+from cabinet.table.process import LOG_LEVELS
 from cabinet.table.remote import RemoteTable
 from game.bots import LEVELS
 from wiring.errors import WiringError
@@ -104,6 +105,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--games", type=int, metavar="N", help="stop once N games have been recorded"
     )
     parser.add_argument("--seed", type=int, help="seed the demo and the deals (default: clock)")
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        help="debug: the table process logs every decision it makes (info)",
+    )
     parser.add_argument(
         "--press-socket",
         type=Path,
@@ -201,11 +208,13 @@ def table_args(
         out += ["--press-socket", str(args.press_socket)]
     if args.autoplay:
         out += ["--autoplay", "--autoplay-after", str(args.autoplay_after)]
-    return out
+    return [*out, "--log-level", args.log_level]
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if args.log_level == "debug":
+        logging.getLogger("cabinet.table").setLevel(logging.DEBUG)
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if (args.autoplay or args.press_socket) and args.input not in (None, "mock"):
         print(

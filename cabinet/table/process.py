@@ -26,6 +26,9 @@ from cabinet.table.server import TableIdentity, TableServer
 
 log = logging.getLogger("spit-cabinet.table")
 
+LOG_LEVELS = ("info", "debug")
+"""``debug`` logs every decision the table makes (what it saw, in order)."""
+
 RT_PRIORITY = 10
 """SCHED_FIFO priority the table asks for: above every ordinary process, below the
 kernel's interrupt threads (50)."""
@@ -62,12 +65,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--measure", action="store_true", help="keep latency samples")
     parser.add_argument("--rt-priority", type=int, default=RT_PRIORITY, metavar="N")
+    parser.add_argument(
+        "--log-level", choices=LOG_LEVELS, default="info", help="debug logs every decision"
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s table: %(message)s")
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s table: %(message)s")
     # Ctrl+C in a terminal reaches the whole process group: the display stops the table.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     realtime, scheduling = become_realtime(args.rt_priority)
@@ -88,13 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.autoplay and backend is not None and args.input == "mock":
             from cabinet.autoplay import AutoPlayers
 
-            mock: Any = backend
-
-            def press(control: Any, pressed: bool, t_ns: int) -> None:
-                (mock.press if pressed else mock.release)(control, t_ns)
-
             autoplay = AutoPlayers(
-                press, seed=args.seed, join_after_ns=int(args.autoplay_after * 1e9)
+                backend.change, seed=args.seed, join_after_ns=int(args.autoplay_after * 1e9)
             )
         server = TableServer(
             conn,
@@ -118,8 +119,10 @@ def _open_backend(args: argparse.Namespace, edges: EdgeQueue, cleanup: contextli
     backend = open_backend(args.input, edges, pins=load_pins(args.wiring))
     cleanup.enter_context(backend)
     if args.press_socket is not None and args.input == "mock":
+        from cabinet.inputs.mock import MockInput
         from cabinet.inputs.press_channel import PressChannel
 
+        assert isinstance(backend, MockInput)
         channel = PressChannel(args.press_socket, backend).start()
         cleanup.callback(channel.close)
     return backend

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import heapq
 import json
 import math
@@ -176,6 +177,11 @@ def percentiles(values_ns: list[int]) -> dict[str, float]:
     }
 
 
+REPRESS_NS = 20 * MS
+"""The least time between letting a button up and pressing it again: well above the
+debounce time (a tap within it is reported once it has passed, by design)."""
+
+
 def presser(sock: str, edges: int, seed: int) -> None:
     """The presser process: ``edges`` edges (presses and their releases), on average one
     every 0.5 ms, each stamped with the moment it was due."""
@@ -185,10 +191,12 @@ def presser(sock: str, edges: int, seed: int) -> None:
     # never late: real-time priority above the table's, where granted.
     with contextlib.suppress(PermissionError, OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
+    gc.disable()  # nor does a kernel stop to collect garbage
     rng = random.Random(seed)
     sender = PressSender(Path(sock))
     releases: list[tuple[int, int, Any]] = []
     held: set[Any] = set()
+    last_up: dict[Any, int] = {}
     sent = 0
     due = time.monotonic_ns() + 50 * MS
     seq = 0
@@ -198,29 +206,42 @@ def presser(sock: str, edges: int, seed: int) -> None:
             t, _, control = heapq.heappop(releases)
             _send_at(sender, control, False, t)
             held.discard(control)
+            last_up[control] = t
             sent += 1
         player = rng.randrange(2)
         button = (
             Button.pile(rng.randrange(2)) if rng.random() < 0.5 else Button.slot(rng.randrange(4))
         )
         control = (player, button)
-        if control in held or sent >= edges:
-            continue
+        if control in held or due - last_up.get(control, 0) < REPRESS_NS or sent >= edges:
+            continue  # a finger needs more than the debounce time to press again
         _send_at(sender, control, True, due)
         held.add(control)
         sent += 1
         seq += 1
         heapq.heappush(releases, (due + rng.randint(15 * MS, 40 * MS), seq, control))
     sender.close()
+    print(
+        json.dumps({"presser_lateness_ms": percentiles(LATENESS), "wake": percentiles(WAKE)}),
+        file=sys.stderr,
+    )
 
 
 def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
-    while True:
-        left = due - time.monotonic_ns()
-        if left <= 0:
-            break
-        time.sleep(left / 1e9 if left > 200_000 else 0)
+    left = due - time.monotonic_ns()
+    if left > 0:
+        time.sleep(left / 1e9)  # a real-time thread's timer has no slack: no spinning
+    woke = time.monotonic_ns()
     sender.send(control, pressed, due)
+    sent = time.monotonic_ns()
+    LATENESS.append(sent - due)
+    WAKE.append(woke - due)
+
+
+WAKE: list[int] = []
+LATENESS: list[int] = []
+"""How late the presser sent each edge (ns): the part of the delivery delay that is the
+stand-in kernel's, not the table's."""
 
 
 def board_simulator(tmp: str) -> tuple[subprocess.Popen[str], str]:
@@ -242,6 +263,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[str, Any]:
     """One run: ``design`` is ``process`` (the table process) or ``thread`` (the old
     design: the referee on a thread of this, the display, process)."""
+    from cabinet.app import FRAME_NS, MIN_FRAME_GAP_NS
     from cabinet.display.geometry import Orientation
     from cabinet.display.renderer import Renderer
     from cabinet.display.views import TableLabels, table_view
@@ -302,6 +324,8 @@ def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[s
     pygame.display.init()
     pygame.font.init()
     screen = pygame.display.set_mode((1920, 1080))
+    gc.collect()
+    gc.freeze()  # as the cabinet does once it has started: start-up objects never scanned
     # K renderers, each doing a real frame's drawing (the first onto the screen): the
     # drawing done K times a frame.
     renderers = [
@@ -334,7 +358,9 @@ def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[s
     next_frame = time.monotonic_ns()
     frames = 0
     quiet_since: int | None = None
+    draw_ns: list[int] = []
     while True:
+        frame_start = time.monotonic_ns()
         for batch in table.batches():
             now = time.monotonic_ns()
             decided = decided_at.pop(id(batch), now)
@@ -362,31 +388,37 @@ def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[s
             for renderer in renderers:
                 renderer.reset_animations()
         view = table_view(state, labels)
+        drawing = time.monotonic_ns()
         for renderer in renderers:
             rects = renderer.draw(view, match.to_match(time.monotonic_ns()))
         pygame.display.update(rects)
         frames += 1
         shown_at = time.monotonic_ns()
+        draw_ns.append(shown_at - drawing)
         photon_ns.extend(shown_at - t for t in waiting)
         waiting.clear()
         if press_proc.poll() is not None:
             quiet_since = quiet_since or shown_at
             if shown_at - quiet_since > 200 * MS:
                 break
-        now = time.monotonic_ns()
-        due = next_frame + 16_666_667 if now >= next_frame else next_frame
-        next_frame = due if due > now else now + 16_666_667
-        if table.wait((next_frame - now) / 1e9):
-            time.sleep(max(0.0, (now + 4 * MS - time.monotonic_ns()) / 1e9))
+        # As the cabinet's frame loop (cabinet.app.run_frames): the next 60 Hz frame, or
+        # at once when something is decided, but frames at most every 4 ms.
+        if frame_start >= next_frame:
+            next_frame += FRAME_NS
+            if next_frame <= frame_start:
+                next_frame = frame_start + FRAME_NS
+        if table.wait((next_frame - time.monotonic_ns()) / 1e9):
+            time.sleep(max(0.0, (frame_start + MIN_FRAME_GAP_NS - time.monotonic_ns()) / 1e9))
     if design == "process":
         table.request_measurements()
         while not table.status.measurements:
             table.wait(0.5)
             table.batches()
         m = table.status.measurements[-1]
-        decision_ns, led_ns = m.decision_ns, m.led_ns
+        decision_ns, led_ns, delivery_ns = m.decision_ns, m.led_ns, m.delivery_ns
         taken, late = m.edges, m.late_edges
     else:
+        delivery_ns = [e.delivered_ns - e.t_ns for x in matches for e in x.referee.stats.edge_log]
         taken = sum(len(x.referee.stats.edge_log) for x in matches)
         late = sum(x.referee.stats.late_edges for x in matches)
     cleanup.close()
@@ -399,9 +431,11 @@ def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[s
         "race_window_ms": rules.race_window_ms,
         "games": len(matches),
         "frames": frames,
+        "delivery_ms": percentiles(delivery_ns),
         "decision_ms": percentiles(decision_ns),
         "led_ms": percentiles(led_ns),
         "photon_ms": percentiles(photon_ns),
+        "draw_ms": percentiles(draw_ns),
     }
 
 

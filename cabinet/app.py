@@ -591,7 +591,8 @@ class CabinetApp:
                 ),
                 tr.t("play.stuck"),
             )
-            table = table_view(demo.state(), labels, countdown=self._countdown(demo, now))
+            state = demo.state()
+            table = table_view(state, labels, countdown=self._countdown(demo, now, state))
             card = flow.howto_index(now, HOWTO_CARDS) + 1
             howto = tr.t(f"attract.howto.{card}")
             notices = self.operator_notices()
@@ -646,10 +647,9 @@ class CabinetApp:
         side = PlayerSummary("", (tr.t("table.restarting"),))
         return GameOverView(tr.t("table.out_of_order"), (side, side), None, None)
 
-    def _countdown(self, match: Any, now: int, state: TableState | None = None) -> str | None:
+    def _countdown(self, match: Any, now: int, state: TableState) -> str | None:
         """ "Ready…" then "Spit!" while a countdown runs (the start's or R11's)."""
-        due = (state if state is not None else match.state()).spit_due_ns
-        left = countdown_left_ns(match.start_abs_ns, due, now)
+        left = countdown_left_ns(match.start_abs_ns, state.spit_due_ns, now)
         if left is None:
             return None
         return self.tr.t("play.ready") if left > READY_SHOWN_NS else self.tr.t("play.spit")
@@ -719,8 +719,9 @@ class CabinetApp:
         return GameOverView(headline, (players[0], players[1]), match_line, lights)
 
 
-MIN_FRAME_GAP_NS = 4_000_000
-"""A decided press is drawn at once, but frames come at most every 4 ms."""
+MIN_FRAME_GAP_NS = 2_000_000
+"""A decided press is drawn at once, but frames come at most every 2 ms (bench/README.md:
+with 4 ms, press → photon p99 was 11–12 ms under the race bench; with 2 ms, 8.9 ms)."""
 
 
 def run_frames(

@@ -12,11 +12,12 @@ game are match-relative (R5 at match time 0), as match records require, and so a
 game's events; the input layer's own notices (player presses, operator edges, stuck
 switches) stay on the cabinet clock, since there may be no game to be relative to.
 
-Where it runs, measured in ``bench/races.py`` and explained in ``docs/input.md``:
-:class:`RefereeThread` runs the feed on its own thread, woken by each edge and by the
-referee's next decision time, so edges reach the referee within a millisecond or two
-even while the main thread renders a frame; pumping the feed from the main loop between
-frames instead delays every edge by up to a whole frame.
+Where it runs, measured in ``bench/races.py`` and explained in ``docs/input.md``: on the
+cabinet, the table process's loop pumps it (:mod:`cabinet.table.server`), woken by each
+edge and by the referee's next decision time, with no drawing in that process at all.
+:class:`RefereeThread` runs it on a thread of the display process instead (tests, and
+the design the benchmark compares against); pumping it from the main loop between
+frames would delay every edge by up to a whole frame.
 """
 
 from __future__ import annotations

@@ -111,6 +111,10 @@ class MockInput(GpioInput):
         pin.grounded = False
         pin.drive_at(True, self.clock() if t_ns is None else t_ns)
 
+    def change(self, control: Control, pressed: bool, t_ns: int) -> None:
+        """Push ``control``'s button down (``pressed``) or let it up at ``t_ns``."""
+        (self.press if pressed else self.release)(control, t_ns)
+
     def bounce(self, control: Control, times_ns: Sequence[int], *, pressed_first: bool) -> None:
         """Toggle ``control``'s pin at each of ``times_ns`` in turn, starting with a press
         (``pressed_first``) or a release: a contact bouncing."""

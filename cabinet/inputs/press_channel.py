@@ -34,9 +34,7 @@ MAX_DATAGRAM = 128
 class TimedPresser(Protocol):
     """What the channel drives: :class:`~cabinet.inputs.mock.MockInput` is one."""
 
-    def press(self, control: Control, t_ns: int | None = None) -> None: ...
-
-    def release(self, control: Control, t_ns: int | None = None) -> None: ...
+    def change(self, control: Control, pressed: bool, t_ns: int) -> None: ...
 
 
 def encode_press(control: Control, pressed: bool, t_ns: int) -> bytes:
@@ -108,7 +106,7 @@ class PressChannel:
                 log.warning("press channel: %s", exc)
                 continue
             self.received += 1
-            (self.target.press if pressed else self.target.release)(control, t_ns)
+            self.target.change(control, pressed, t_ns)
 
 
 class PressSender:

@@ -15,6 +15,8 @@ light link change, :class:`Measurements` when asked.
 
 from __future__ import annotations
 
+import pickle
+import struct
 from dataclasses import dataclass, field
 
 from cabinet.flow import Phase
@@ -140,9 +142,32 @@ class Measurements:
     """Press ``t_ns`` → the referee's decision on it, per decided press."""
     led_ns: list[int] = field(default_factory=list)
     """Decision → the LED snapshot written, per decision that changed the lights."""
+    delivery_ns: list[int] = field(default_factory=list)
+    """Press or release ``t_ns`` → the referee took it in (``delivered_ns``), per edge."""
     edges: int = 0
     late_edges: int = 0
     race_window_ms: float = 0.0
 
 
 Report = TableReady | Decided | Health | Measurements
+
+_LENGTH = struct.Struct("<I")
+
+
+def pack_reports(pickled: list[bytes]) -> bytes:
+    """Reports already pickled, framed into one message (a 4-byte length before each),
+    so a sender can pass many at once without pickling them again."""
+    return b"".join(_LENGTH.pack(len(p)) + p for p in pickled)
+
+
+def unpack_reports(message: bytes) -> list[Report]:
+    """The inverse of :func:`pack_reports`."""
+    out: list[Report] = []
+    view = memoryview(message)
+    at = 0
+    while at < len(view):
+        (size,) = _LENGTH.unpack_from(view, at)
+        at += _LENGTH.size
+        out.append(pickle.loads(view[at : at + size]))
+        at += size
+    return out

@@ -39,6 +39,7 @@ from cabinet.table.messages import (
     StartGame,
     StopGame,
     TableReady,
+    unpack_reports,
 )
 from firmware_bridge.link import LinkHealth
 from game.bots import Level
@@ -328,30 +329,34 @@ class RemoteTable:
             try:
                 if not conn.poll():
                     break
-                report: Report = conn.recv()
+                reports = unpack_reports(conn.recv_bytes())
             except (EOFError, OSError):
                 self._dead = True
                 break
-            if isinstance(report, Decided):
-                match = self._matches.get(report.game) if report.game is not None else None
-                if match is not None:
-                    match.absorb(report)
-                if report.game == self._current and report.game is not None:
-                    out.append(report.batch)
-                else:
-                    out.append([e for e in report.batch if not isinstance(e, Event)])
-            elif isinstance(report, Health):
-                self.status.switches = report.switches
-                self.status.door_open = report.door_open
-                self.status.link = report.link
-            elif isinstance(report, TableReady):
-                self.status.ready = report
-                log.info(
-                    "table process %d ready: %s, input %s",
-                    report.pid,
-                    report.scheduling,
-                    report.backend,
-                )
-            elif isinstance(report, Measurements):
-                self.status.measurements.append(report)
+            for report in reports:
+                self._take(report, out)
         return out
+
+    def _take(self, report: Report, out: list[list[FeedEvent]]) -> None:
+        if isinstance(report, Decided):
+            match = self._matches.get(report.game) if report.game is not None else None
+            if match is not None:
+                match.absorb(report)
+            if report.game == self._current and report.game is not None:
+                out.append(report.batch)
+            else:
+                out.append([e for e in report.batch if not isinstance(e, Event)])
+        elif isinstance(report, Health):
+            self.status.switches = report.switches
+            self.status.door_open = report.door_open
+            self.status.link = report.link
+        elif isinstance(report, TableReady):
+            self.status.ready = report
+            log.info(
+                "table process %d ready: %s, input %s",
+                report.pid,
+                report.scheduling,
+                report.backend,
+            )
+        elif isinstance(report, Measurements):
+            self.status.measurements.append(report)

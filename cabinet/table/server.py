@@ -19,8 +19,10 @@ exits; the service manager restarts the cabinet.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
+import pickle
 import queue
 import sys
 import threading
@@ -50,6 +52,7 @@ from cabinet.table.messages import (
     StartGame,
     StopGame,
     TableReady,
+    pack_reports,
 )
 from firmware_bridge.lights import LightState
 from firmware_bridge.link import LinkHealth
@@ -58,6 +61,7 @@ from game.edges import Edge
 from game.events import Played, Rejected, Selected
 from game.live_match import LiveMatch
 from game.record import result_of
+from game.table_state import TableState
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +71,8 @@ AUTOPLAY_TICK_S = 0.01
 """How often simulated people look at the table (s)."""
 HEALTH_EVERY_NS = 500_000_000
 """How often the light link's health is looked at for a report."""
+IDLE_COLLECT_NS = 10_000_000_000
+"""With no game running, Python's cycle collector runs at most this often."""
 
 
 class LightWriter(Protocol):
@@ -103,6 +109,7 @@ class TableIdentity:
 class _Samples:
     decision_ns: list[int] = field(default_factory=list)
     led_ns: list[int] = field(default_factory=list)
+    delivery_ns: list[int] = field(default_factory=list)
 
 
 class TableServer:
@@ -136,7 +143,10 @@ class TableServer:
         self.autoplay = autoplay
         self._samples = _Samples() if measure else None
         self._commands: queue.SimpleQueue[Command | _DisplayGone] = queue.SimpleQueue()
-        self._outbox: queue.SimpleQueue[Report | None] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        """Reports, pickled by the loop (small, one at a time), for the sender thread,
+        which only frames and writes them: a long pickling there would hold the GIL
+        that the buttons' callback thread needs."""
         self._games: dict[int, _Game] = {}
         """Every game started and not yet confirmed recorded by the display."""
         self._current: int | None = None
@@ -144,6 +154,7 @@ class TableServer:
         self._lights_shown: LightState | None = None
         self._health: Health | None = None
         self._health_due_ns = 0
+        self._collect_due_ns = 0
         self._late_edges = 0
         self._edges_taken = 0
         self._window_ms = 0.0
@@ -155,6 +166,13 @@ class TableServer:
         threading.Thread(target=self._read, name="table-commands", daemon=True).start()
         sender = threading.Thread(target=self._write, name="table-reports", daemon=True)
         sender.start()
+        # Python's cycle collector stops the whole process for as long as a full pass
+        # takes (milliseconds, with a game's events and edges alive), wherever it falls:
+        # in a race window. The table's objects are almost all acyclic (freed by their
+        # reference counts), so it collects only between games and when idle.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         previous_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(previous_interval, REFEREE_SWITCH_INTERVAL_S))
         ident = self.identity
@@ -201,12 +219,21 @@ class TableServer:
                 state = game.match.state()
         if batch or new_edges:
             self._send(Decided(self._current, batch, state, new_edges, now))
-        if batch and self._samples is not None and game is not None:
-            self._sample_decisions(batch, game.match, now)
-        self._show_lights(now, decided=bool(batch))
+            if batch and log.isEnabledFor(logging.DEBUG):
+                for item in batch:
+                    log.debug("decided %r", item)
+        if self._samples is not None and game is not None:
+            self._samples.delivery_ns.extend(
+                e.delivered_ns - e.t_ns for e in new_edges if e.delivered_ns is not None
+            )
+            if batch:
+                self._sample_decisions(batch, game.match, now)
+        self._show_lights(now, decided=bool(batch), table=state)
         if self.autoplay is not None:
             self.autoplay.act(now, self._context.phase, game.match if game else None)
         self._report_health(now)
+        if self._current is None and now >= self._collect_due_ns:
+            self._collect(now)
 
     # -- commands ----------------------------------------------------------------------
 
@@ -257,6 +284,7 @@ class TableServer:
         if game_id == self._current:
             self.feed.play_onto(None)
             self._current = None
+            self._collect_due_ns = 0  # between games: the time to collect
         if game is not None:
             stats = game.match.referee.stats
             self._late_edges += stats.late_edges
@@ -274,6 +302,7 @@ class TableServer:
         return Measurements(
             decision_ns=list(samples.decision_ns),
             led_ns=list(samples.led_ns),
+            delivery_ns=list(samples.delivery_ns),
             edges=taken,
             late_edges=late,
             race_window_ms=self._window_ms,
@@ -281,7 +310,9 @@ class TableServer:
 
     # -- the lights --------------------------------------------------------------------
 
-    def _show_lights(self, now: int, *, decided: bool) -> None:
+    def _show_lights(self, now: int, *, decided: bool, table: TableState | None = None) -> None:
+        """Write the LED snapshot if it changed; ``table``: the game's state, when the
+        caller has just taken it."""
         lights = self.lights
         if lights is None:
             return
@@ -290,7 +321,8 @@ class TableServer:
             state = ctx.override
         else:
             game = self._games.get(self._current) if self._current is not None else None
-            table = game.match.state() if game is not None else None
+            if game is not None and table is None:
+                table = game.match.state()
             countdown = False
             hints: list[tuple[int, int]] = []
             if game is not None and table is not None:
@@ -314,6 +346,12 @@ class TableServer:
                 self._samples.led_ns.append(self.clock() - now)
 
     # -- internals ---------------------------------------------------------------------
+
+    def _collect(self, now: int) -> None:
+        start = self.clock()
+        found = gc.collect()
+        self._collect_due_ns = now + IDLE_COLLECT_NS
+        log.debug("collected %d objects in %.2f ms", found, (self.clock() - start) / 1e6)
 
     def _timeout_s(self) -> float:
         now = self.clock()
@@ -351,7 +389,7 @@ class TableServer:
             self._send(self._health)
 
     def _send(self, report: Report) -> None:
-        self._outbox.put(report)
+        self._outbox.put(pickle.dumps(report, pickle.HIGHEST_PROTOCOL))
 
     def _read(self) -> None:
         conn = self.conn
@@ -366,15 +404,23 @@ class TableServer:
             self.edges.wake()
 
     def _write(self) -> None:
+        """The sender thread: whatever has queued up goes as one message, one write."""
         conn = self.conn
+        outbox = self._outbox
         while True:
-            report = self._outbox.get()
-            if report is None:
-                return
+            reports = [outbox.get()]
+            while True:
+                try:
+                    reports.append(outbox.get_nowait())
+                except queue.Empty:
+                    break
+            done = reports[-1] is None
             try:
-                conn.send(report)
+                conn.send_bytes(pack_reports([r for r in reports if r is not None]))
             except OSError:
                 return  # the display is gone: the reader hears it too
+            if done:
+                return
 
     def _record_unconfirmed(self) -> None:
         """The display went away: abandon the running game and put every game it had not

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
+from board_sim import simulated_board
 from machine_info import machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -95,17 +93,7 @@ class TimedTransport(SerialTransport):
 
 def event_to_write(n: int, frames: int, render_ms: float) -> dict[str, dict[str, float]]:
     """The board runs in its own process here, as a real board runs on its own chip."""
-    with tempfile.TemporaryDirectory() as tmp:
-        config = os.path.join(tmp, "config.json")
-        Path(config).write_text(json.dumps({"selftest_step_ms": 0}))
-        sim = subprocess.Popen(
-            [sys.executable, "-m", "firmware_bridge.sim", "--config", config],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=Path(__file__).resolve().parent.parent,
-        )
-        assert sim.stdout is not None
-        port = sim.stdout.readline().strip()
+    with simulated_board() as port:
         transports: list[TimedTransport] = []
 
         def opener() -> TimedTransport:
@@ -124,8 +112,6 @@ def event_to_write(n: int, frames: int, render_ms: float) -> dict[str, dict[str,
             }
         finally:
             link.stop()
-            sim.terminate()
-            sim.wait(5)
 
 
 #: One frame of a 60 fps game loop, in milliseconds.

@@ -55,7 +55,7 @@ from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
-from firmware_bridge.link import LightLink, LinkHealth
+from firmware_bridge.link import LinkHealth
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
 from game.events import Started as GameStarted
 from game.rules import MS
@@ -71,7 +71,7 @@ HOWTO_CARDS = 4
 
 class LightsOutput:
     """Where the light states go. This one keeps them for the on-screen strip (no board);
-    :class:`BoardLights` sends them to the LED board."""
+    :class:`TableLights` stands for the LED board, which the table process drives."""
 
     on_screen = True
 
@@ -98,24 +98,6 @@ class TableLights(LightsOutput):
 
     def health(self) -> LinkHealth | None:
         return self._health()
-
-
-class BoardLights(LightsOutput):
-    """The LED board over its serial link (which sends only changes, plus heartbeats)."""
-
-    on_screen = False
-
-    def __init__(self, link: LightLink) -> None:
-        super().__init__()
-        self.link = link
-
-    def show(self, state: LightState) -> None:
-        if state != self.state:
-            self.state = state
-            self.link.show(state)
-
-    def health(self) -> LinkHealth | None:
-        return self.link.health()
 
 
 class RecordSink:

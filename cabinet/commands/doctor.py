@@ -238,8 +238,20 @@ def check_realtime() -> Finding:
         granted, words = done.stdout.strip().split("|", 1)
     except (subprocess.SubprocessError, OSError, ValueError) as exc:
         return Finding("real-time", "warn", f"could not ask: {exc}")
+    from cabinet.table.process import kernel_preemption
+
+    model = kernel_preemption()
+    if model in ("none", "voluntary"):
+        return Finding(
+            "real-time",
+            "warn",
+            f"the kernel's preemption is {model!r}: a process inside a system call can hold "
+            "a core for a whole tick, and the table's edges wait behind it",
+            "add preempt=full to the kernel command line (/boot/firmware/cmdline.txt)",
+        )
     if granted == "True":
-        return Finding("real-time", "ok", f"the table process gets {words}")
+        kernel = f"; kernel preemption {model}" if model else ""
+        return Finding("real-time", "ok", f"the table process gets {words}{kernel}")
     return Finding(
         "real-time",
         "warn",

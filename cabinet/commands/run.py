@@ -46,7 +46,7 @@ from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT,
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from cabinet.table.hardware import load_pins
-from cabinet.table.process import LOG_LEVELS
+from cabinet.table.process import LOG_LEVELS, leave_table_core
 from cabinet.table.remote import RemoteTable
 from game.bots import LEVELS
 from wiring.errors import WiringError
@@ -300,6 +300,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     cleanup.callback(sounds.close)
     port = board_port(args.lights or stored.get(LED_PORT))
     table = RemoteTable(table_args(args, backend_name, port, data))
+    leave_table_core()
     lights = TableLights(lambda: table.status.link) if port is not None else LightsOutput()
 
     def pump_input() -> None:

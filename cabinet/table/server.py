@@ -73,6 +73,9 @@ HEALTH_EVERY_NS = 500_000_000
 """How often the light link's health is looked at for a report."""
 IDLE_COLLECT_NS = 10_000_000_000
 """With no game running, Python's cycle collector runs at most this often."""
+AFTER_GAME_COLLECT_NS = 1_000_000_000
+"""A game stopped, the collector runs once no other has started for this long (game over
+shows for seconds; a new game never starts inside a collection)."""
 
 
 class LightWriter(Protocol):
@@ -284,7 +287,7 @@ class TableServer:
         if game_id == self._current:
             self.feed.play_onto(None)
             self._current = None
-            self._collect_due_ns = 0  # between games: the time to collect
+            self._collect_due_ns = now_ns + AFTER_GAME_COLLECT_NS  # between games
         if game is not None:
             stats = game.match.referee.stats
             self._late_edges += stats.late_edges

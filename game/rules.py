@@ -29,11 +29,12 @@ MS = 1_000_000
 """Nanoseconds in a millisecond."""
 
 #: R10's race window (ms). The table runs in a process of its own at real-time priority
-#: (docs/input.md): under the bench's load (presses every 0.5 ms, the play screen drawn
-#: 1x and 4x a frame, the other core busy) an edge reached the referee within 0.9 ms at
-#: p99.99 (bench/README.md); 2 ms leaves more than a millisecond over that. (With the
-#: referee on a thread of the display process, 8 ms was needed and still let a few
-#: edges in a thousand arrive late.)
+#: (docs/input.md): under the bench's load (an edge about every 2 ms, the play screen
+#: drawn once a frame, the other core busy) an edge reached the referee within 0.85 ms at
+#: p99.99 (bench/README.md); 2 ms leaves more than a millisecond over that. Drawing four
+#: times a frame on a VM that does not preempt fully, p99.99 was 4.1 ms (26 late edges in
+#: 100,000). (With the referee on a thread of the display process, 8 ms was needed and
+#: still let 1–1.5 edges in a thousand arrive late.)
 DEFAULT_RACE_WINDOW_MS = 2.0
 
 

@@ -18,7 +18,9 @@ Prints JSON.
   delay (press ``t_ns`` → the referee's decision), decision → LED snapshot written,
   press → photon (end of the first frame showing the decision), the time a frame's
   drawing took, and how late the presser itself sent its edges (it stands in for the
-  kernel, which is never late: what it adds is the machine's, not the table's), in ms.
+  kernel, which is never late: what it adds is the machine's, not the table's), in ms,
+  with the count it sent more than a race window late (``beyond_window``: late edges
+  whatever the table does).
 - ``cabinet``: ``spit-cabinet run`` as installed, headless: start to the first attract
   frame, CPU in attract and resident memory, both processes together.
 
@@ -194,7 +196,7 @@ debounce time (an edge within it is chatter, and a tap shorter than it is report
 it has passed, by design). Twelve buttons so used give an edge about every 2 ms."""
 
 
-def presser(sock: str, edges: int, seed: int) -> None:
+def presser(sock: str, edges: int, seed: int, window_ns: int) -> None:
     """The presser process: ``edges`` edges (presses and their releases), on average one
     every 0.5 ms, each stamped with the moment it was due."""
     from cabinet.inputs.press_channel import PressSender
@@ -240,7 +242,9 @@ def presser(sock: str, edges: int, seed: int) -> None:
     # Tearing Python down takes milliseconds of CPU: not at a priority above the table's.
     with contextlib.suppress(PermissionError, OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
-    print(json.dumps(percentiles(LATENESS)), file=sys.stderr)
+    # An edge sent more than a race window late is late whatever the table does.
+    beyond = sum(late > window_ns for late in LATENESS)
+    print(json.dumps({**percentiles(LATENESS), "beyond_window": beyond}), file=sys.stderr)
 
 
 def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
@@ -363,7 +367,18 @@ def _live_run(
 
     match = new_game()
     press_proc = subprocess.Popen(
-        [sys.executable, __file__, "--presser", sock, "--edges", str(edges), "--seed", str(seed)],
+        [
+            sys.executable,
+            __file__,
+            "--presser",
+            sock,
+            "--edges",
+            str(edges),
+            "--seed",
+            str(seed),
+            "--window-ms",
+            str(rules.race_window_ms),
+        ],
         cwd=ROOT,
         stderr=subprocess.PIPE,
         text=True,
@@ -549,10 +564,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     os.chdir(ROOT)  # child processes import this checkout's packages (not bench/cabinet.py)
-    if args.presser:
-        presser(args.presser, args.edges, args.seed)
-        return
     rules = Rules() if args.window_ms is None else Rules(race_window_ms=args.window_ms)
+    if args.presser:
+        presser(args.presser, args.edges, args.seed, rules.race_window_ns)
+        return
     # As the cabinet's unit does (Nice=-10): the display ahead of the busy process. The
     # table process asks for real-time priority itself; the thread design gets this too.
     with contextlib.suppress(PermissionError):

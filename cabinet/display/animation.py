@@ -11,7 +11,8 @@ What moves (durations in :class:`Timings`, in nanoseconds):
   the card under it until it lands;
 * the refill slides from the deck into the slot, which stays empty until it lands;
 * a rejected play (illegal or beaten) bounces toward the pile and back; a beaten one also
-  shows the flow's "beaten by 12.3 ms" label on that player's message line;
+  shows the flow's "beaten by 12.3 ms" label on that player's message line. A slot's card
+  bounces once at a time: another rejection or a play from that slot ends its bounce;
 * at the start and at each spit, the spat cards fly from the decks to the piles.
 """
 
@@ -188,7 +189,17 @@ class Animator:
     def _player_rotation(self, player: int) -> int:
         return self.geometry.players[player].rotation
 
+    def _stop_bounce(self, player: int, slot: int) -> None:
+        """A slot's card is in one place at a time: a new motion from the slot ends the
+        bounce it is in (a player hammering a pile button restarts the bounce, rather
+        than stacking a copy of the card per press)."""
+        target = ("slot", player, slot)
+        self._motions = [
+            m for m in self._motions if not (m.kind is MotionKind.BOUNCE and m.target == target)
+        ]
+
     def _played(self, e: Played) -> None:
+        self._stop_bounce(e.player, e.slot)
         p = self.geometry.players[e.player]
         under, known = self._pile_top[e.pile], self._pile_known[e.pile]
         self._pile_top[e.pile] = e.card
@@ -232,6 +243,7 @@ class Animator:
     def _rejected(self, e: Rejected) -> None:
         if e.reason not in (RejectReason.BEATEN, RejectReason.ILLEGAL):
             return
+        self._stop_bounce(e.player, e.slot)
         p = self.geometry.players[e.player]
         self._motions.append(
             Motion(

@@ -141,6 +141,7 @@ class Renderer:
             b.box.intersects(m.box) for b in self.geometry.banners for m in self.geometry.messages
         )
         self._last: list[DrawItem] = []
+        self._last_set: set[DrawItem] = set()
         self._full = True
         self.wake_ns: int | None = None
         """When the screen next changes by itself (animation, blinking), on the caller's
@@ -469,31 +470,25 @@ class Renderer:
 
     def _present(self, paints: list[_Paint]) -> list[pygame.Rect]:
         items = [item for item, _ in paints]
-        screen = self.geometry.screen
+        new = set(items)
+        old, self._last, self._last_set = self._last_set, items, new
         target = self.surface
         if not self._full:
-            old = set(self._last)
-            new = set(items)
-            dirty = [i.rect for i in self._last if i not in new]
-            dirty.extend(i.rect for i in items if i not in old)
-            self._last = items
-            if not dirty:
+            if new == old:
                 return []
+            dirty = [pygame.Rect(i.rect.as_tuple()) for i in old - new]
+            dirty.extend(pygame.Rect(i.rect.as_tuple()) for i in new - old)
+            screen = target.get_rect()
             rects = _merge(dirty, screen)
-            if sum(r.area for r in rects) <= FULL_REPAINT_FRACTION * screen.area:
-                out = []
-                for r in rects:
-                    rect = pygame.Rect(r.as_tuple())
+            if sum(r.w * r.h for r in rects) <= FULL_REPAINT_FRACTION * screen.w * screen.h:
+                boxes = [pygame.Rect(item.rect.as_tuple()) for item in items]
+                for rect in rects:
                     target.set_clip(rect)
                     target.blit(self._background, rect, rect)
-                    for item, surface in paints:
-                        if item.rect.intersects(r):
-                            target.blit(surface, (item.rect.x, item.rect.y))
-                    out.append(rect)
+                    target.fblits([(paints[k][1], boxes[k]) for k in rect.collidelistall(boxes)])
                 target.set_clip(None)
-                return out
+                return rects
         self._full = False
-        self._last = items
         target.blit(self._background, (0, 0))
         target.fblits([(surface, (item.rect.x, item.rect.y)) for item, surface in paints])
         return [target.get_rect()]
@@ -505,26 +500,17 @@ def _local(box: Box, x: int, y: int, w: int, h: int, rotation: int) -> Box:
     return inner if rotation == 0 else inner.turned(box)
 
 
-def _merge(rects: list[Box], screen: Box) -> list[Box]:
-    """Clip ``rects`` to the screen and merge the overlapping ones."""
-    pending = []
-    for r in rects:
-        x, y = max(r.x, screen.x), max(r.y, screen.y)
-        right, bottom = min(r.right, screen.right), min(r.bottom, screen.bottom)
-        if right > x and bottom > y:
-            pending.append(Box(x, y, right - x, bottom - y))
-    merged: list[Box] = []
-    while pending:
-        current = pending.pop()
-        changed = True
-        while changed:
-            changed = False
-            for other in pending:
-                if current.intersects(other):
-                    current = current.union(other)
-                    pending.remove(other)
-                    changed = True
-                    break
+def _merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
+    """Clip ``rects`` to the screen and merge the overlapping ones (pygame's rectangle
+    tests run in C: this runs every frame)."""
+    merged: list[pygame.Rect] = []
+    for rect in rects:
+        current = rect.clip(screen)
+        if not current:
+            continue
+        # ``merged`` stays pairwise apart: absorb every rectangle the growing one meets.
+        while (k := current.collidelist(merged)) != -1:
+            current.union_ip(merged.pop(k))
         merged.append(current)
     return merged
 

@@ -106,6 +106,26 @@ def test_illegal_plays_bounce_without_a_label_and_empty_slots_do_nothing() -> No
     assert animator.frame(T0 + 2 * MS).sprites == ()
 
 
+def test_a_slot_bounces_once_at_a_time() -> None:
+    """Hammering a pile button restarts the slot's bounce; it never stacks copies of the
+    card. Another slot's bounce and a play from the slot are their own motions."""
+    animator = started_animator()
+    animator.feed([Rejected(T0 + i * 20 * MS, 0, 1, 0, RejectReason.ILLEGAL) for i in range(8)])
+    animator.feed([Rejected(T0 + 150 * MS, 1, 2, 1, RejectReason.ILLEGAL)])
+    frame = animator.frame(T0 + 160 * MS, LAYOUTS)
+    assert sorted((s.player, s.card) for s in frame.sprites) == [(0, C("9D")), (1, C("8S"))]
+    # The bounce restarted at the last press (140 ms): still out, and back 220 ms later.
+    slot = GEOMETRY.players[0].slots[1]
+    assert [s.box for s in frame.sprites if s.player == 0] != [slot]
+    assert [s for s in animator.frame(T0 + 359 * MS, LAYOUTS).sprites if s.player == 0]
+    assert not [s for s in animator.frame(T0 + 361 * MS, LAYOUTS).sprites if s.player == 0]
+    # A play from a bouncing slot: the card flies to the pile, no copy stays bouncing.
+    animator.feed([Rejected(T0 + 400 * MS, 0, 1, 0, RejectReason.ILLEGAL)])
+    animator.feed([Played(T0 + 410 * MS, 0, 1, 0, C("9D"))])
+    kinds = [s.kind for s in animator.frame(T0 + 420 * MS, LAYOUTS).sprites if s.player == 0]
+    assert kinds == [MotionKind.PLAY]
+
+
 def test_spit_cards_fly_from_each_deck_to_its_own_pile() -> None:
     animator = started_animator()
     animator.feed([Spat(T0, (C("QH"), None))])

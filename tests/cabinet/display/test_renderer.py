@@ -231,6 +231,34 @@ def test_only_what_changed_is_repainted(
         )
 
 
+@pytest.mark.parametrize("orientation", list(Orientation))
+def test_repainting_only_the_changes_gives_the_pixels_of_a_full_repaint(
+    make_renderer: MakeRenderer, cpu_record: MatchRecord, orientation: Orientation
+) -> None:
+    """Twenty seconds of a game at a frame every 7 ms (sprites in flight, highlights,
+    counts): after every frame the screen painted piece by piece is pixel for pixel the
+    screen a renderer that repaints everything shows."""
+    size = (640, 480)
+    pieces = make_renderer(size, orientation, lights_strip=True)
+    whole = make_renderer(size, orientation, lights_strip=True)
+    player = MatchPlayer(cpu_record)
+    t = partial = 0
+    while t < 20_000 * MS and not player.finished:
+        events = player.advance(t)
+        view = table_view(TableState.of(player.referee), LABELS)
+        for renderer in (pieces, whole):
+            renderer.feed(events)
+        rects = pieces.draw(view, t)
+        whole.invalidate()
+        whole.draw(view, t)
+        partial += bool(rects) and rects != [pieces.surface.get_rect()]
+        assert pygame.image.tobytes(pieces.surface, "RGB") == pygame.image.tobytes(
+            whole.surface, "RGB"
+        ), t
+        t += 7 * MS
+    assert partial > 100  # most frames were painted piece by piece
+
+
 def test_a_play_animates_through_the_renderer(
     make_renderer: MakeRenderer, cpu_record: MatchRecord
 ) -> None:

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Install the Spit cabinet on Raspberry Pi OS Lite (Bookworm, 64-bit), Pi 4 or Pi 5, so that
-# the Pi boots straight into attract mode. Run it as root from the checkout:
+# Install the Spit cabinet on Raspberry Pi OS Lite, 64-bit (Debian 13 "trixie" or Debian 12
+# "bookworm"), Pi 4 or Pi 5, so that the Pi boots straight into attract mode. Run it as root
+# from a checkout:
 #
 #     sudo ./deploy/install.sh            # add --dry-run to only print what it would do
+#     sudo ./deploy/install.sh --from /media/usb/spit_cabinet-0.2.0-py3-none-any.whl
 #
 # It is safe to run again: every step checks what is already there. The steps, and why each
 # is needed, are in docs/install-pi.md.
@@ -10,6 +12,8 @@ set -euo pipefail
 
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=versions.sh
+source "$(dirname "${BASH_SOURCE[0]}")/versions.sh"
 
 # The service user's groups, for the devices the cabinet opens.
 CABINET_GROUPS=(
@@ -22,34 +26,44 @@ CABINET_GROUPS=(
 )
 
 # Debian packages, each for a reason. Not needed: SDL itself (pygame-ce's aarch64 wheel
-# bundles SDL 2), swig and liblgpio-dev (lgpio's aarch64 wheel has liblgpio built in).
+# bundles SDL 2, with kmsdrm).
 APT_PACKAGES=(
   python3 python3-venv # the virtual environment the cabinet runs from
-  git                  # update.sh pulls new versions
+  git                  # updates from a git repository
   libdrm2 libgbm1      # loaded at run time by SDL's kmsdrm driver: mode setting, buffers
   libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri # EGL/GLES and the Pi's Mesa GPU drivers
   libasound2 alsa-utils # ALSA, loaded at run time by SDL; aplay/speaker-test to check sound
 )
+
+# lgpio's Debian packages: LGPIO_PACKAGE and LGPIO_BUILD_PACKAGES, in lib.sh.
+
+# The file that names the OS release (a variable, so tests can give another).
+OS_RELEASE=${OS_RELEASE:-/etc/os-release}
 
 # Kernel command line options for a clean screen (--quiet-boot): no console blanking, no
 # Raspberry Pi logos, no boot messages, no blinking cursor.
 QUIET_BOOT_OPTIONS=(consoleblank=0 logo.nologo quiet loglevel=3 vt.global_cursor_default=0)
 DEFAULT_CMDLINE=/boot/firmware/cmdline.txt
 SHORTCUT=/usr/local/bin/spit-cabinet
+UPDATER=/usr/local/sbin/spit-cabinet-update
 
 usage() {
   cat <<EOF
 Usage: sudo $0 [options]
 
-Installs the Spit cabinet: Debian packages, a service user, a virtual environment with the
-cabinet in it, the data directory and a systemd unit that starts the cabinet at boot.
+Installs the Spit cabinet: Debian packages, a service user, the cabinet's first version
+(a virtual environment in INSTALL_DIR/versions, made current), the updater, the data
+directory and a systemd unit that starts the cabinet at boot.
 
 Options:
-  --install-dir DIR  where the virtual environment goes (default: $DEFAULT_INSTALL_DIR)
+  --from SOURCE      what to install: a git URL, a .whl file, a checkout, or a folder of
+                     wheels (default: the checkout this script is in); updates come from
+                     the same place unless told otherwise
+  --install-dir DIR  where the versions go (default: $DEFAULT_INSTALL_DIR)
   --data-dir DIR     settings, audits and match records (default: $DEFAULT_DATA_DIR)
   --user NAME        the service user the cabinet runs as (default: $DEFAULT_USER)
-  --source DIR       the checkout to install from (default: the one this script is in)
   --skip-apt         do not install Debian packages (they are installed already)
+  --without-lgpio    no lgpio (a test install on a machine with no GPIO)
   --quiet-boot       also edit the kernel command line for a clean screen at boot:
                      ${QUIET_BOOT_OPTIONS[*]}
                      (keeps a copy of the file first; see docs/install-pi.md)
@@ -66,7 +80,7 @@ render_unit() {
   local template=$1 install_dir=$2 data_dir=$3 user=$4 line
   while IFS= read -r line || [[ -n $line ]]; do
     if [[ $line != \#* ]]; then
-      line=${line//"$DEFAULT_INSTALL_DIR/venv/"/"$install_dir/venv/"}
+      line=${line//"$DEFAULT_INSTALL_DIR"/"$install_dir"}
       line=${line//"$DEFAULT_DATA_DIR"/"$data_dir"}
       case $line in
         User=*) line="User=$user" ;;
@@ -122,20 +136,39 @@ quiet_boot() {
 check_platform() {
   local arch codename=unknown
   arch=$(uname -m)
-  if [[ -r /etc/os-release ]]; then
-    codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-unknown}")
+  if [[ -r $OS_RELEASE ]]; then
+    # shellcheck disable=SC1090 # the OS's own file, or a test's
+    codename=$(. "$OS_RELEASE" && printf '%s' "${VERSION_CODENAME:-unknown}")
   fi
   [[ $arch == aarch64 ]] ||
     warn "this is $arch, not aarch64: the cabinet is made for 64-bit Raspberry Pi OS"
-  [[ $codename == bookworm ]] ||
-    warn "this is '$codename', not Debian bookworm: package names may differ"
+  case $codename in
+    trixie | bookworm) say "OS release: $codename" ;;
+    *) warn "this is '$codename', not Debian trixie or bookworm: package names may differ" ;;
+  esac
+}
+
+# The Debian packages that bring lgpio: Raspberry Pi OS's own, or what building it needs.
+lgpio_packages() {
+  if apt_has "$LGPIO_PACKAGE"; then
+    printf '%s\n' "$LGPIO_PACKAGE"
+  else
+    printf '%s\n' "${LGPIO_BUILD_PACKAGES[@]}"
+  fi
 }
 
 install_apt_packages() {
   step "Debian packages"
   run env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  local -a for_lgpio=()
+  mapfile -t for_lgpio < <(lgpio_packages)
+  if [[ ${for_lgpio[0]} == "$LGPIO_PACKAGE" ]]; then
+    say "lgpio: $LGPIO_PACKAGE from the archive (seen through --system-site-packages)"
+  else
+    say "lgpio: no $LGPIO_PACKAGE in this archive: it is built from its source, which needs ${for_lgpio[*]}"
+  fi
   run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${APT_PACKAGES[@]}"
+    "${APT_PACKAGES[@]}" "${for_lgpio[@]}"
 }
 
 check_python() {
@@ -172,21 +205,28 @@ create_user() {
   fi
 }
 
-create_venv() {
-  local install_dir=$1 source=$2
-  step "Virtual environment in $install_dir/venv with spit-cabinet[$PACKAGE_EXTRAS] from $source"
-  run install -d -m 0755 "$install_dir"
-  if [[ -x $install_dir/venv/bin/python ]]; then
-    say "virtual environment exists"
+# The first version, the updater and the shortcuts. Run again, it keeps the version there is
+# (spit-cabinet-update installs new ones).
+install_cabinet() {
+  local install_dir=$1 source=$2 lgpio=$3 here current
+  here=$(source_dir)
+  step "The cabinet in $install_dir (versions side by side, 'current' the one that runs)"
+  run install -d -m 0755 "$install_dir" "$install_dir/bin"
+  say "$source" | write_file "$install_dir/source" 0644
+  local file
+  for file in update.sh lib.sh versions.sh; do
+    run install -m 0755 "$here/deploy/$file" "$install_dir/bin/$file"
+  done
+  current=$(link_id "$install_dir" current)
+  if is_complete "$install_dir" "$current"; then
+    say "version $current is installed: new versions come with spit-cabinet-update"
   else
-    run python3 -m venv "$install_dir/venv"
+    clean_leftovers "$install_dir"
+    install_version "$install_dir" "$source" "$lgpio"
+    switch_to "$install_dir" "$INSTALLED_ID"
   fi
-  install_package "$source" "$install_dir/venv"
-  if [[ -L $SHORTCUT ]] && [[ $(readlink "$SHORTCUT") == "$install_dir/venv/bin/spit-cabinet" ]]; then
-    say "unchanged: $SHORTCUT"
-  else
-    run ln -sfn "$install_dir/venv/bin/spit-cabinet" "$SHORTCUT"
-  fi
+  run ln -sfn "$install_dir/current/venv/bin/spit-cabinet" "$SHORTCUT"
+  run ln -sfn "$install_dir/bin/update.sh" "$UPDATER"
 }
 
 create_data_dir() {
@@ -231,22 +271,23 @@ install_unit() {
 
 main() {
   local install_dir=$DEFAULT_INSTALL_DIR data_dir=$DEFAULT_DATA_DIR user=$DEFAULT_USER
-  local source skip_apt=0 quiet=0 cmdline=$DEFAULT_CMDLINE
+  local source skip_apt=0 quiet=0 cmdline=$DEFAULT_CMDLINE lgpio=1
   source=$(source_dir)
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --install-dir | --data-dir | --user | --source | --cmdline)
+      --install-dir | --data-dir | --user | --from | --cmdline)
         [[ $# -ge 2 ]] || usage_error "$1 needs a value"
         case $1 in
           --install-dir) install_dir=$2 ;;
           --data-dir) data_dir=$2 ;;
           --user) user=$2 ;;
-          --source) source=$2 ;;
+          --from) source=$2 ;;
           --cmdline) cmdline=$2 ;;
         esac
         shift 2
         ;;
       --skip-apt) skip_apt=1 && shift ;;
+      --without-lgpio) lgpio=0 && shift ;;
       --quiet-boot) quiet=1 && shift ;;
       --dry-run) DRY_RUN=1 && shift ;;
       -h | --help)
@@ -260,6 +301,8 @@ main() {
   check_path --data-dir "$data_dir"
   check_user_name "$user"
   require_root "$0"
+  [[ -n $(source_kind "$source") ]] ||
+    die "--from must be a git URL, a .whl file, a checkout or a folder of wheels: '$source'"
   if [[ $DRY_RUN -eq 1 ]]; then
     say "Dry run: nothing is changed; this is what install.sh would do."
   fi
@@ -271,7 +314,7 @@ main() {
   fi
   check_python
   create_user "$user"
-  create_venv "$install_dir" "$source"
+  install_cabinet "$install_dir" "$source" "$lgpio"
   create_data_dir "$data_dir" "$user"
   write_env_file
   install_unit "$install_dir" "$data_dir" "$user"

@@ -15,9 +15,16 @@ DRY_RUN=0
   UNIT_NAME=spit-cabinet.service
   UNIT_PATH=/etc/systemd/system/$UNIT_NAME
   ENV_FILE=/etc/default/spit-cabinet
-  # The pip extras the cabinet runs with on a Pi: lgpio for the buttons, mpremote to flash
-  # the light board.
-  PACKAGE_EXTRAS="pi,flash"
+  # The pip extras the cabinet runs with: mpremote to flash the light board. lgpio, for the
+  # buttons, comes from Raspberry Pi OS (python3-lgpio): see ensure_lgpio.
+  PACKAGE_EXTRAS="flash"
+  # lgpio, through which gpiozero reads the buttons' kernel timestamps. PyPI has an aarch64
+  # wheel of it for Python 3.11 only, not for trixie's 3.13. Raspberry Pi OS's archive has
+  # python3-lgpio for both releases: the cabinet's virtual environment sees it through
+  # --system-site-packages (docs/decisions.md). Plain Debian has no such package: there
+  # lgpio is built once from its source, with its bundled C library, which needs these.
+  LGPIO_PACKAGE=python3-lgpio
+  LGPIO_BUILD_PACKAGES=(swig build-essential python3-dev)
 }
 
 say() { printf '%s\n' "$*"; }
@@ -43,13 +50,18 @@ shell_word() {
   fi
 }
 
-# Print a command, shell-quoted, then run it unless this is a dry run.
+# Print a command, shell-quoted, then run it unless this is a dry run. SPIT_DEPLOY_STEP_HOOK,
+# when set, is run with the line just before the command: the power-cut test uses it to
+# kill an update at an exact step.
 run() {
   local word line="+"
   for word in "$@"; do
     line+=" $(shell_word "$word")"
   done
   say "$line"
+  if [[ -n ${SPIT_DEPLOY_STEP_HOOK:-} ]]; then
+    "$SPIT_DEPLOY_STEP_HOOK" "$line"
+  fi
   if [[ $DRY_RUN -eq 0 ]]; then
     "$@"
   fi
@@ -80,8 +92,13 @@ write_file() {
   mv -f "$tmp" "$file"
 }
 
+# Root is needed for a real run, except by an updater whose install directory OWNED (given)
+# belongs to the user running it (a test install, or one kept in a home directory).
 require_root() {
   if [[ $DRY_RUN -eq 0 ]] && [[ $(id -u) -ne 0 ]]; then
+    if [[ -n ${2:-} ]] && [[ -O $2 ]]; then
+      return 0
+    fi
     die "$1 must be run as root: sudo $1 ... (or add --dry-run to see what it would do)"
   fi
 }
@@ -141,34 +158,143 @@ source_dir() {
   dirname "$here"
 }
 
-# Build the cabinet's wheel from the checkout SOURCE and install it, with the extras, into the
-# virtual environment VENV. The checkout is copied first, so the build never leaves root-owned
-# files in it; the package is always reinstalled (same version, new code), its dependencies
-# only when they no longer match.
-install_package() (
-  local source=$1 venv=$2
-  [[ -f $source/pyproject.toml ]] || die "no pyproject.toml in $source: is it the cabinet's checkout?"
+# What kind of source SOURCE is: git (a URL git can clone), wheel (a .whl file), checkout (a
+# folder with pyproject.toml), wheels (a folder of wheels, e.g. on a USB stick), or nothing.
+source_kind() {
+  local source=$1
+  if [[ $source == *://* ]] || [[ $source == git@*:* ]]; then
+    printf git
+  elif [[ -f $source ]] && [[ $source == *.whl ]]; then
+    printf wheel
+  elif [[ -f $source/pyproject.toml ]]; then
+    printf checkout
+  elif [[ -d $source ]] && compgen -G "$source/spit_cabinet-*.whl" >/dev/null; then
+    printf wheels
+  fi
+}
+
+# Build the cabinet's wheel from the checkout SOURCE with VENV's pip into OUT. The checkout
+# is copied first, so the build never leaves root-owned files in it.
+build_wheel() {
+  local source=$1 venv=$2 out=$3 tmp=$4
+  run mkdir -p "$tmp/src"
+  say "+ copy $source (without .git, .venv, node_modules) to $tmp/src"
+  if [[ $DRY_RUN -eq 0 ]]; then
+    tar -C "$source" --exclude=./.git --exclude=./.venv --exclude=./node_modules \
+      --exclude=./build --exclude=./dist --exclude='*.egg-info' -cf - . | tar -C "$tmp/src" -xf -
+  fi
+  run "$venv/bin/pip" wheel --quiet --no-deps --wheel-dir "$out" "$tmp/src"
+}
+
+# Put the cabinet's wheel from SOURCE, and every wheel it needs, into the wheelhouse WHEELS,
+# using VENV's pip; TMP is a scratch directory on the same file system (files are moved into
+# the wheelhouse whole, in one rename each). Dependencies come from the wheelhouse and the
+# source first and from the package index only for what is missing. Prints nothing; sets
+# FETCHED_WHEEL to the cabinet's wheel in the wheelhouse.
+fetch_wheels() {
+  local source=$1 venv=$2 wheels=$3 tmp=$4 kind out
+  kind=$(source_kind "$source")
+  out=$tmp/out
+  run mkdir -p "$out" "$wheels"
+  case $kind in
+    git)
+      run git clone --quiet --depth 1 "$source" "$tmp/clone"
+      build_wheel "$tmp/clone" "$venv" "$out" "$tmp"
+      ;;
+    checkout) build_wheel "$source" "$venv" "$out" "$tmp" ;;
+    wheel) run cp "$source" "$out/" ;;
+    wheels) run cp "$source"/*.whl "$out/" ;;
+    *) die "the source must be a git URL, a .whl file, a checkout or a folder of wheels: '$source'" ;;
+  esac
+  FETCHED_WHEEL=$wheels/spit_cabinet-VERSION-py3-none-any.whl
+  if [[ $DRY_RUN -eq 0 ]]; then
+    local built
+    built=$(find "$out" -name 'spit_cabinet-*.whl' -print | sort -V | tail -n 1)
+    [[ -n $built ]] || die "no spit_cabinet wheel in $source"
+    FETCHED_WHEEL=$wheels/${built##*/}
+  fi
+  # The wheels it needs: offline first (the wheelhouse and the source), then the index.
+  local want="$out/${FETCHED_WHEEL##*/}[$PACKAGE_EXTRAS]"
+  local -a download=("$venv/bin/pip" download --quiet --only-binary=:all:
+    --dest "$tmp/deps" --find-links "$wheels" --find-links "$out")
+  if ! run "${download[@]}" --no-index "$want"; then
+    say "not all of it is here: fetching the rest from the package index"
+    run "${download[@]}" "$want" || die "could not get the wheels the cabinet needs"
+  fi
+  say "+ move the new wheels into $wheels"
+  if [[ $DRY_RUN -eq 0 ]]; then
+    local wheel
+    for wheel in "$out"/*.whl "$tmp/deps"/*.whl; do
+      [[ -f $wheel ]] && mv -f "$wheel" "$wheels/"
+    done
+  fi
+}
+
+# True when the package archive offers Debian package NAME.
+apt_has() {
+  [[ -n $(apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" {print $2}') ]]
+}
+
+# Make sure VENV can import lgpio: Raspberry Pi OS's python3-lgpio is seen through the
+# system site packages; elsewhere (plain Debian, no package) it is built once from its
+# source with its bundled C library (PYPI=1), and the wheel kept in WHEELS.
+ensure_lgpio() {
+  local venv=$1 wheels=$2 tmp=$3
   if [[ $DRY_RUN -eq 1 ]]; then
-    say "+ copy $source (without .git, .venv, node_modules) to a temporary build directory BUILD"
-    say "+ $venv/bin/pip wheel --no-deps --wheel-dir BUILD/wheel BUILD/src"
-    say "+ $venv/bin/pip install --force-reinstall --no-deps BUILD/wheel/spit_cabinet-*.whl"
-    say "+ $venv/bin/pip install BUILD/wheel/spit_cabinet-*.whl[$PACKAGE_EXTRAS]"
-    say "+ $venv/bin/python -c 'import lgpio, pygame, serial'"
+    if apt_has "$LGPIO_PACKAGE"; then
+      say "+ use lgpio from $LGPIO_PACKAGE (the system site packages)"
+      return 0
+    fi
+  elif "$venv/bin/python" -c 'import lgpio' 2>/dev/null; then
+    say "lgpio: $("$venv/bin/python" -c 'import lgpio; print(lgpio.__file__)')"
     return 0
   fi
-  local build wheel
-  build=$(mktemp -d)
-  # This function runs in a subshell: the build directory goes when it ends, however it ends.
-  trap 'rm -rf "$build"' EXIT
-  mkdir -p "$build/src" "$build/wheel"
-  tar -C "$source" --exclude=.git --exclude=.venv --exclude=node_modules \
-    --exclude=build --exclude=dist --exclude='*.egg-info' -cf - . | tar -C "$build/src" -xf -
+  if [[ $DRY_RUN -eq 1 ]] ||
+    ! run "$venv/bin/pip" install --quiet --no-index --find-links "$wheels" lgpio; then
+    say "building lgpio from its source (a few minutes; needs swig, a compiler, python3-dev)"
+    run env PYPI=1 "$venv/bin/pip" wheel --quiet --no-deps --no-binary lgpio \
+      --wheel-dir "$tmp/lgpio" lgpio || die "could not build lgpio: see pip's messages above"
+    say "+ move the lgpio wheel into $wheels"
+    if [[ $DRY_RUN -eq 0 ]]; then
+      mv -f "$tmp/lgpio"/lgpio-*.whl "$wheels/"
+    fi
+    run "$venv/bin/pip" install --quiet --no-index --find-links "$wheels" lgpio
+  fi
+}
+
+# Install a new version of the cabinet from SOURCE into the install directory DIR (a new
+# versions/ID, marked COMPLETE last). WITH_LGPIO is 1 on a cabinet, 0 on a desktop test
+# install. Sets INSTALLED_ID. Changes neither `current` nor `previous`.
+install_version() {
+  local dir=$1 source=$2 with_lgpio=$3 id venv wheels tmp stamp
+  wheels=$(wheel_dir "$dir")
+  tmp=$dir/tmp
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  id=$stamp
+  if [[ -e $(versions_dir "$dir")/$id ]]; then
+    id=$stamp-$$
+  fi
+  venv=$(versions_dir "$dir")/$id/venv
   export PIP_DISABLE_PIP_VERSION_CHECK=1
-  run "$venv/bin/pip" wheel --quiet --no-deps --wheel-dir "$build/wheel" "$build/src"
-  wheel=$(find "$build/wheel" -name 'spit_cabinet-*.whl' -print -quit)
-  [[ -n $wheel ]] || die "pip built no spit_cabinet wheel from $source"
-  run "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheel"
-  run "$venv/bin/pip" install --quiet "${wheel}[$PACKAGE_EXTRAS]"
-  run "$venv/bin/python" -c 'import lgpio, pygame, serial' ||
-    die "the virtual environment cannot import lgpio, pygame or serial: see pip's messages above"
-)
+  step "New version from $source"
+  run mkdir -p "$(versions_dir "$dir")" "$tmp"
+  run python3 -m venv --system-site-packages "$venv"
+  fetch_wheels "$source" "$venv" "$wheels" "$tmp"
+  run "$venv/bin/pip" install --quiet --no-index --find-links "$wheels" \
+    "${FETCHED_WHEEL}[$PACKAGE_EXTRAS]"
+  local modules=pygame,serial,gpiozero
+  if [[ $with_lgpio -eq 1 ]]; then
+    ensure_lgpio "$venv" "$wheels" "$tmp"
+    modules=lgpio,$modules
+  fi
+  run "$venv/bin/python" -c "import $modules" ||
+    die "the new version cannot import $modules: see pip's messages above"
+  local version=${FETCHED_WHEEL##*/spit_cabinet-}
+  version=${version%%-*}
+  flush "$dir"
+  printf 'version %s\nsource %s\ninstalled %s\n' "$version" "$source" "$stamp" |
+    write_file "$(versions_dir "$dir")/$id/COMPLETE" 0644
+  flush "$dir"
+  # shellcheck disable=SC2034 # read by the scripts that source this file
+  INSTALLED_ID=$id
+}

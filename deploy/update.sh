@@ -1,48 +1,64 @@
 #!/usr/bin/env bash
-# Update an installed Spit cabinet: pull the checkout, reinstall the cabinet into its virtual
-# environment, optionally copy the new firmware onto the light board, and restart. Settings,
-# audits and match records are in the data directory, which this never touches.
+# Update an installed Spit cabinet, in a way a power cut cannot break: the new version is
+# installed beside the running one, and made current in one atomic rename only once it is
+# complete and on the disk. The previous version is kept for --rollback; a new version that
+# fails to start three times in a row goes back by itself. Settings, audits and match records
+# are in the data directory, which this never touches.
 #
-#     sudo ./deploy/update.sh                    # add --flash-firmware for the light board
+#     sudo spit-cabinet-update                       # from where it was installed from
+#     sudo spit-cabinet-update --from /media/usb/spit_cabinet-0.2.0-py3-none-any.whl
+#     sudo spit-cabinet-update --rollback            # back to the version before
 #
-# docs/install-pi.md, 'Updating', says when to flash and how to go back.
+# install.sh puts this script in /opt/spit-cabinet/bin and links it as spit-cabinet-update;
+# it also runs from a checkout (sudo ./deploy/update.sh). docs/install-pi.md, 'Updating'.
 set -euo pipefail
 
+HERE=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$HERE/lib.sh"
+# shellcheck source-path=SCRIPTDIR source=versions.sh
+source "$HERE/versions.sh"
 
 usage() {
   cat <<EOF
 Usage: sudo $0 [options]
 
-Pulls the checkout (git pull --ff-only), reinstalls the cabinet into its virtual environment
-and restarts it. The data directory (settings, audits, match records) is left alone.
+Installs a new version of the cabinet beside the running one, switches to it and restarts
+the cabinet. The data directory (settings, audits, match records) is left alone.
 
 Options:
+  --from SOURCE      where the new version comes from: a git URL, a .whl file, a checkout,
+                     or a folder of wheels (e.g. a USB stick, for a cabinet with no network)
+                     (default: the source it was installed from, in INSTALL_DIR/source)
+  --rollback         go back to the previous version (and make the current one previous)
   --install-dir DIR  the installed cabinet (default: $DEFAULT_INSTALL_DIR)
-  --source DIR       the checkout to update from (default: the one this script is in)
-  --no-pull          install the checkout as it is, without git pull
+  --no-pull          with a checkout as the source: install it as it is, without git pull
   --flash-firmware   also copy the light board's firmware (spit-cabinet firmware flash);
                      the board must be plugged in
   --port PORT        the board's serial port, for --flash-firmware (default: found by USB id)
   --config FILE      the board's light configuration, for --flash-firmware
-                     (default: the one in the package)
-  --no-restart       leave the cabinet stopped afterwards
+  --without-lgpio    install without lgpio (a test install on a machine with no GPIO)
+  --no-restart       switch, but do not restart the cabinet (it runs the new version at
+                     its next start)
   --dry-run          print what would be done and change nothing (no root needed)
   -h, --help         this help
+
+The unit runs these two itself (ExecStartPre and ExecStartPost):
+  --boot-check       before each start: make sure 'current' is complete; roll back a new
+                     version that failed to start $MAX_FAILED_STARTS times in a row
+  --boot-ok          once the cabinet has started: the new version is no longer on trial
 EOF
 }
 
-# Pull SOURCE as the user who owns it (git refuses to work as root in someone else's
-# checkout, and root-owned files there would stop that user's next pull).
+# Pull the checkout SOURCE as the user who owns it (git refuses to work as root in someone
+# else's checkout, and root-owned files there would stop that user's next pull).
 pull_checkout() {
-  local source=$1 before after
+  local source=$1 before after owner
   if [[ ! -e $source/.git ]]; then
-    warn "$source is not a git checkout: installing it as it is"
+    say "$source is not a git checkout: installing it as it is"
     return 0
   fi
   local -a as_owner=()
-  local owner
   owner=$(stat -c %U "$source")
   if [[ $owner != root ]] && [[ $owner != "$(id -un)" ]]; then
     as_owner=(runuser -u "$owner" --)
@@ -65,45 +81,63 @@ options you installed with (it keeps what is there and updates the rest)"
   fi
 }
 
-SERVICE_STOPPED=0
-
-stop_service() {
-  if [[ $DRY_RUN -eq 0 ]] && ! systemctl is-active --quiet "$UNIT_NAME"; then
-    say "$UNIT_NAME is not running"
-    return 0
-  fi
-  run systemctl stop "$UNIT_NAME"
-  SERVICE_STOPPED=1
+# Copy this updater (and what it sources) from the checkout SOURCE into DIR/bin, each file in
+# one rename, so the next update runs the new one.
+refresh_updater() {
+  local source=$1 dir=$2 file
+  [[ -f $source/deploy/update.sh ]] || return 0
+  run install -d -m 0755 "$dir/bin"
+  for file in update.sh lib.sh versions.sh; do
+    run install -m 0755 "$source/deploy/$file" "$dir/bin/.$file.new"
+    run mv -f "$dir/bin/.$file.new" "$dir/bin/$file"
+  done
 }
 
-# If the update fails after the cabinet was stopped, start it again on whatever is installed,
-# so a failed update never leaves a dark cabinet.
-restart_after_failure() {
-  local status=$?
-  if [[ $status -ne 0 ]] && [[ $SERVICE_STOPPED -eq 1 ]] && [[ $DRY_RUN -eq 0 ]]; then
-    warn "update failed (status $status): starting the cabinet again as it was"
-    systemctl start "$UNIT_NAME" || true
+# Hold DIR/.lock for the rest of the script: one update at a time.
+take_lock() {
+  local dir=$1
+  [[ $DRY_RUN -eq 1 ]] && return 0
+  exec 9>>"$dir/.lock"
+  flock --nonblock 9 || die "another update is running on $dir"
+}
+
+restart_cabinet() {
+  local dir=$1 flash=$2
+  shift 2
+  if [[ $flash -eq 1 ]]; then
+    step "Light board firmware"
+    run systemctl stop "$UNIT_NAME"
+    run "$dir/current/venv/bin/spit-cabinet" firmware flash "$@" ||
+      warn "flashing failed: the cabinet starts with the board as it was"
+    run systemctl start "$UNIT_NAME"
+  else
+    step "Restart the cabinet"
+    run systemctl restart "$UNIT_NAME"
   fi
 }
 
 main() {
-  local install_dir=$DEFAULT_INSTALL_DIR source pull=1 flash=0 restart=1
+  local install_dir=$DEFAULT_INSTALL_DIR source="" pull=1 flash=0 restart=1 lgpio=1
+  local action=update
   local -a flash_args=()
-  source=$(source_dir)
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --install-dir | --source | --port | --config)
+      --install-dir | --from | --port | --config)
         [[ $# -ge 2 ]] || usage_error "$1 needs a value"
         case $1 in
           --install-dir) install_dir=$2 ;;
-          --source) source=$2 ;;
+          --from) source=$2 ;;
           --port) flash_args+=(--port "$2") ;;
           --config) flash_args+=(--config "$2") ;;
         esac
         shift 2
         ;;
+      --rollback) action=rollback && shift ;;
+      --boot-check) action=boot-check && shift ;;
+      --boot-ok) action=boot-ok && shift ;;
       --no-pull) pull=0 && shift ;;
       --flash-firmware) flash=1 && shift ;;
+      --without-lgpio) lgpio=0 && shift ;;
       --no-restart) restart=0 && shift ;;
       --dry-run) DRY_RUN=1 && shift ;;
       -h | --help)
@@ -117,38 +151,60 @@ main() {
     usage_error "--port and --config are for --flash-firmware"
   fi
   check_path --install-dir "$install_dir"
-  require_root "$0"
+  case $action in
+    boot-check)
+      boot_check "$install_dir"
+      return 0
+      ;;
+    boot-ok)
+      boot_ok "$install_dir"
+      return 0
+      ;;
+  esac
+  require_root "$0" "$install_dir"
   if [[ $DRY_RUN -eq 1 ]]; then
     say "Dry run: nothing is changed; this is what update.sh would do."
   fi
   refuse_overlay_root
-  if [[ $DRY_RUN -eq 0 ]] && [[ ! -x $install_dir/venv/bin/python ]]; then
-    die "no cabinet installed in $install_dir (no venv/bin/python): run deploy/install.sh first"
+  if [[ $DRY_RUN -eq 0 ]] && [[ ! -d $install_dir/versions ]]; then
+    die "no cabinet installed in $install_dir (no versions/): run deploy/install.sh first"
   fi
-  trap restart_after_failure EXIT
+  take_lock "$install_dir"
+  if [[ $action == rollback ]]; then
+    step "Roll back"
+    roll_back "$install_dir" "asked for (--rollback)"
+    [[ $restart -eq 1 ]] && restart_cabinet "$install_dir" 0
+    return 0
+  fi
 
-  if [[ $pull -eq 1 ]]; then
+  if [[ -z $source ]]; then
+    [[ -f $install_dir/source ]] ||
+      usage_error "no --from given and $install_dir/source does not say where from"
+    source=$(<"$install_dir/source")
+  fi
+  if [[ $(source_kind "$source") == checkout ]] && [[ $pull -eq 1 ]]; then
     step "Pull $source"
     pull_checkout "$source"
   fi
-  step "Stop the cabinet"
-  stop_service
-  step "Reinstall the cabinet into $install_dir/venv (the data directory is not touched)"
-  install_package "$source" "$install_dir/venv"
-  if [[ $flash -eq 1 ]]; then
-    step "Light board firmware"
-    run "$install_dir/venv/bin/spit-cabinet" firmware flash "${flash_args[@]}"
+  step "Clean up after any interrupted update"
+  clean_leftovers "$install_dir"
+  install_version "$install_dir" "$source" "$lgpio"
+  step "Switch to $INSTALLED_ID (the data directory is not touched)"
+  switch_to "$install_dir" "$INSTALLED_ID"
+  printf '%s 0\n' "$INSTALLED_ID" | write_file "$install_dir/trial" 0644
+  if [[ $(source_kind "$source") == checkout ]]; then
+    refresh_updater "$source" "$install_dir"
   fi
   if [[ $restart -eq 1 ]]; then
-    step "Start the cabinet"
-    run systemctl start "$UNIT_NAME"
-    SERVICE_STOPPED=0
+    restart_cabinet "$install_dir" "$flash" "${flash_args[@]}"
   else
-    say "left stopped (--no-restart): sudo systemctl start $UNIT_NAME"
-    SERVICE_STOPPED=0
+    say "not restarted (--no-restart): the new version runs from the next start"
   fi
+  step "Remove versions older than the previous one"
+  prune_versions "$install_dir"
+  run rm -rf "$install_dir/tmp"
   step "Done"
-  say "Logs: journalctl -u spit-cabinet -f"
+  say "Logs: journalctl -u spit-cabinet -f    Back to the version before: spit-cabinet-update --rollback"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

@@ -30,6 +30,7 @@ from cabinet.app import (
     TableLights,
     run_frames,
 )
+from cabinet.deployment import notify_ready, rollbacks_logged
 from cabinet.display.geometry import Orientation
 from cabinet.flow import GameFinished
 from cabinet.i18n import LANGUAGES
@@ -234,7 +235,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     data = data_dir(args.data_dir)
     store = CabinetStore.open(data)
     cleanup.callback(lambda: store.close(time.monotonic_ns()))
-    store.power_on(time.monotonic_ns())
+    store.power_on(time.monotonic_ns(), rollbacks_logged=rollbacks_logged())
     for problem in store.problems:
         log.warning("%s", problem.message)
     stored = store.settings
@@ -358,7 +359,13 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     cleanup.callback(leave_menu)
     cleanup.callback(app.stop)
     app.start()
+    ready: list[bool] = []
+
+    def after_frame(_now_ns: int) -> None:
+        if not ready:  # the first frame is on the screen: the cabinet has started
+            ready.append(notify_ready())
+
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
-        run_frames(app, keep_going)
+        run_frames(app, keep_going, after_frame)
     log.info("stopped after %d frames, %d games recorded", app.frames, records.count)
     return 0

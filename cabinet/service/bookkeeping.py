@@ -139,6 +139,7 @@ def _power(menu: ServiceMenu, c: PowerCounts, life: PowerCounts) -> list[tuple[s
     return [
         (t("service.audit.power_ons"), _pair(c.power_ons, life.power_ons)),
         (t("service.audit.uptime"), _pair(duration(c.uptime_ms), duration(life.uptime_ms))),
+        (t("service.audit.rollbacks"), _pair(c.rollbacks, life.rollbacks)),
     ]
 
 

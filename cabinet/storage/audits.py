@@ -194,6 +194,9 @@ class PowerCounts:
     power_ons: int = 0
     uptime_ms: int = 0
     """Time the cabinet program has run, summed over power-ons (ms)."""
+    rollbacks: int = 0
+    """Times the software went back to its previous version: a new version that failed
+    to start three times in a row, or an operator's ``spit-cabinet-update --rollback``."""
 
 
 Counts = GameCounts | PlayCounts | HardwareCounts | PowerCounts
@@ -303,6 +306,14 @@ class Audits:
 
     def count_power_on(self) -> None:
         self._add(AuditGroup.POWER, PowerCounts(power_ons=1))
+
+    def count_rollbacks(self, logged: int) -> int:
+        """The updater has logged ``logged`` rollbacks in all; count those not counted
+        yet (the lifetime total is the number already counted). Returns how many."""
+        new = max(0, logged - self.power.lifetime.rollbacks)
+        if new:
+            self._add(AuditGroup.POWER, PowerCounts(rollbacks=new))
+        return new
 
     def count_uptime(self, elapsed_ms: int) -> None:
         """The program ran ``elapsed_ms`` more milliseconds."""

@@ -91,10 +91,17 @@ class CabinetStore:
 
     # -- the main loop ---------------------------------------------------------------
 
-    def power_on(self, now_ns: int) -> None:
-        """Count a power-on and start the uptime meter at ``now_ns`` (monotonic ns)."""
+    def power_on(self, now_ns: int, *, rollbacks_logged: int = 0) -> None:
+        """Count a power-on, and the updater's rollbacks not counted yet (it has logged
+        ``rollbacks_logged`` in all), and start the uptime meter at ``now_ns`` (monotonic
+        ns)."""
         self._uptime_mark_ns = now_ns
-        self._write_audits(lambda: self.audits.count_power_on())
+
+        def count() -> None:
+            self.audits.count_power_on()
+            self.audits.count_rollbacks(rollbacks_logged)
+
+        self._write_audits(count)
 
     def record_game(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,3 +110,34 @@ def render_unit(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return render
+
+
+def project_requirements(*extras: str) -> list[str]:
+    """The cabinet's runtime requirements from pyproject.toml, with ``extras``."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted: list[str] = list(project["dependencies"])
+    for extra in extras:
+        wanted.extend(project["optional-dependencies"][extra])
+    return wanted
+
+
+@pytest.fixture(scope="session")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder of wheels as an operator brings on a USB stick: the cabinet's wheel, built
+    from this checkout, and every wheel it needs with the ``flash`` extra, for this machine
+    (from the package index, or pip's cache)."""
+    folder = tmp_path_factory.mktemp("usb-stick")
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+    built = run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", folder, REPO],
+                timeout_s=300)  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    got = run(
+        [*pip, "download", "--quiet", "--only-binary=:all:", "--dest", folder,
+         *project_requirements("flash")],
+        timeout_s=300,
+    )  # fmt: skip
+    if got.returncode != 0:
+        pytest.fail(f"could not get the cabinet's dependencies from the index:\n{got.stderr}")
+    return folder

@@ -32,6 +32,7 @@ SYSTEM_PATHS = [
     Path("/etc/systemd/system/spit-cabinet.service"),
     Path("/etc/default/spit-cabinet"),
     Path("/usr/local/bin/spit-cabinet"),
+    Path("/usr/local/sbin/spit-cabinet-update"),
 ]
 
 
@@ -102,20 +103,34 @@ def test_dry_run_creates_the_user_in_every_group(dry_run: tuple[str, str, Path])
         assert run(["getent", "group", group]).returncode == 0
 
 
-def test_dry_run_makes_the_venv_and_the_data_directory(dry_run: tuple[str, str, Path]) -> None:
+def test_dry_run_installs_a_first_version_and_the_updater(
+    dry_run: tuple[str, str, Path],
+) -> None:
     out, _, tmp = dry_run
     cmds = commands(out)
-    assert f"python3 -m venv {tmp}/opt/venv" in cmds
+    opt = f"{tmp}/opt"
+    venv = next(c for c in cmds if c.startswith("python3 -m venv"))
+    version = venv.split()[-1].removesuffix("/venv")
+    assert venv == f"python3 -m venv --system-site-packages {version}/venv"
+    assert version.startswith(f"{opt}/versions/")
     assert f"install -d -m 0750 -o spittest -g spittest {tmp}/data" in cmds
-    assert any(c.startswith(f"{tmp}/opt/venv/bin/pip install") and "[pi,flash]" in c for c in cmds)
-    assert f"ln -sfn {tmp}/opt/venv/bin/spit-cabinet /usr/local/bin/spit-cabinet" in cmds
+    assert any(c.startswith(f"{version}/venv/bin/pip install") and "[flash]" in c for c in cmds)
+    assert f"mv -T {opt}/current.new {opt}/current" in cmds
+    assert f"ln -sfn {opt}/current/venv/bin/spit-cabinet /usr/local/bin/spit-cabinet" in cmds
+    assert f"ln -sfn {opt}/bin/update.sh /usr/local/sbin/spit-cabinet-update" in cmds
+    for script in ("update.sh", "lib.sh", "versions.sh"):
+        assert f"install -m 0755 {DEPLOY}/{script} {opt}/bin/{script}" in cmds
+    assert f"would write {opt}/source (mode 0644):" in out
 
 
 def test_dry_run_installs_and_enables_the_unit(dry_run: tuple[str, str, Path]) -> None:
     out, _, tmp = dry_run
     assert "would write /etc/systemd/system/spit-cabinet.service (mode 0644):" in out
     unit = [line[6:] for line in out.splitlines() if line.startswith("    | ")]
-    assert f"ExecStart={tmp}/opt/venv/bin/spit-cabinet" in unit
+    assert f"ExecStart={tmp}/opt/current/venv/bin/spit-cabinet" in unit
+    assert f"ExecStartPre=+{tmp}/opt/bin/update.sh --boot-check --install-dir {tmp}/opt" in unit
+    assert f"ExecStartPost=+{tmp}/opt/bin/update.sh --boot-ok --install-dir {tmp}/opt" in unit
+    assert f"Environment=SPIT_CABINET_INSTALL={tmp}/opt" in unit
     assert f"Environment=SPIT_CABINET_DATA={tmp}/data" in unit
     assert "User=spittest" in unit
     cmds = commands(out)

@@ -39,11 +39,13 @@ def problems(done: subprocess.CompletedProcess[str]) -> list[str]:
 
 
 def with_executable(install_dir: Path) -> None:
-    """Put an executable where the unit's ExecStart points, as the real install would."""
-    binary = install_dir / "venv" / "bin" / "spit-cabinet"
-    binary.parent.mkdir(parents=True)
-    binary.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
-    binary.chmod(0o755)
+    """Put executables where the unit's ExecStart, ExecStartPre and ExecStartPost point, as
+    the real install would."""
+    for binary in (install_dir / "current" / "venv" / "bin" / "spit-cabinet",
+                   install_dir / "bin" / "update.sh"):  # fmt: skip
+        binary.parent.mkdir(parents=True)
+        binary.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+        binary.chmod(0o755)
 
 
 def test_rendering_with_the_defaults_gives_the_committed_unit(
@@ -58,7 +60,15 @@ def test_rendering_puts_in_every_path_and_the_user(
 ) -> None:
     text = render_unit("/srv/cab", "/data/cab", "arcade").read_text(encoding="utf-8")
     entries = parse_unit(text)
-    assert values(entries, "Service", "ExecStart") == ["/srv/cab/venv/bin/spit-cabinet"]
+    assert values(entries, "Service", "ExecStart") == ["/srv/cab/current/venv/bin/spit-cabinet"]
+    assert values(entries, "Service", "ExecStartPre") == [
+        "+/srv/cab/bin/update.sh --boot-check --install-dir /srv/cab"
+    ]
+    assert values(entries, "Service", "ExecStartPost") == [
+        "+/srv/cab/bin/update.sh --boot-ok --install-dir /srv/cab"
+    ]
+    assert values(entries, "Service", "Type") == ["notify"]
+    assert environment(entries)["SPIT_CABINET_INSTALL"] == "/srv/cab"
     assert values(entries, "Service", "User") == ["arcade"]
     assert values(entries, "Service", "Group") == ["arcade"]
     assert environment(entries)["SPIT_CABINET_DATA"] == "/data/cab"

@@ -1,6 +1,6 @@
-"""update.sh: its plan, a real pull of a git checkout, the order of a real run (with
-systemctl and the installed cabinet stood in for), a failed update that restarts the cabinet,
-and both scripts refusing to install onto the read-only root."""
+"""update.sh's plan for each kind of source, a real pull of a git checkout, and both scripts
+refusing to install onto the read-only root. Real installs, rollbacks and the power-cut
+test are in test_versions.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import INSTALL, UPDATE, bash, run
+from tests.deploy.conftest import INSTALL, REPO, UPDATE, bash, run
 
 
 def commands(out: str) -> list[str]:
@@ -38,30 +38,56 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     return upstream, clone
 
 
-def test_dry_run_plan_stops_installs_flashes_then_starts(tmp_path: Path) -> None:
+def test_dry_run_plan_installs_beside_switches_then_flashes_and_starts(
+    tmp_path: Path, wheelhouse: Path
+) -> None:
     done = run(
-        ["bash", UPDATE, "--dry-run", "--no-pull", "--install-dir", tmp_path / "opt",
+        ["bash", UPDATE, "--dry-run", "--from", wheelhouse, "--install-dir", tmp_path / "opt",
          "--flash-firmware", "--port", "/dev/ttyACM0"]
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     cmds = commands(done.stdout)
+    opt = f"{tmp_path}/opt"
     assert not [c for c in cmds if "git" in c.split()]
+    venv = next(i for i, c in enumerate(cmds) if c.startswith("python3 -m venv"))
+    version = cmds[venv].split()[-1].removesuffix("/venv")
+    assert cmds[venv] == f"python3 -m venv --system-site-packages {version}/venv"
+    assert version.startswith(f"{opt}/versions/")
+    offline = next(i for i, c in enumerate(cmds) if " download " in c)
+    assert "--no-index" in cmds[offline].split()  # the wheelhouse and the stick first
+    install = next(i for i, c in enumerate(cmds) if " install " in c and "[flash]" in c)
+    switch = cmds.index(f"mv -T {opt}/current.new {opt}/current")
     stop = cmds.index("systemctl stop spit-cabinet.service")
-    install = next(i for i, c in enumerate(cmds) if "pip install" in c and "[pi,flash]" in c)
-    flash = cmds.index(f"{tmp_path}/opt/venv/bin/spit-cabinet firmware flash --port /dev/ttyACM0")
+    flash = cmds.index(f"{opt}/current/venv/bin/spit-cabinet firmware flash --port /dev/ttyACM0")
     start = cmds.index("systemctl start spit-cabinet.service")
-    assert stop < install < flash < start
+    assert venv < offline < install < switch < stop < flash < start
+    assert f"would write {version}/COMPLETE (mode 0644):" in done.stdout
     assert "the data directory is not touched" in done.stdout
 
 
-def test_dry_run_pulls_the_checkout(checkout: tuple[Path, Path]) -> None:
+def test_dry_run_pulls_the_checkout(checkout: tuple[Path, Path], tmp_path: Path) -> None:
     _, clone = checkout
     head = git(clone, "rev-parse", "HEAD")
-    done = run(["bash", UPDATE, "--dry-run", "--source", clone, "--no-restart"])
+    done = run(
+        ["bash", UPDATE, "--dry-run", "--from", clone, "--no-restart",
+         "--install-dir", tmp_path / "opt"]
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert f"git -C {clone} pull --ff-only" in commands(done.stdout)
-    assert "systemctl start spit-cabinet.service" not in commands(done.stdout)
+    cmds = commands(done.stdout)
+    assert f"git -C {clone} pull --ff-only" in cmds
+    assert any(" wheel " in c and c.endswith("/tmp/src") for c in cmds)
+    assert not [c for c in cmds if c.startswith("systemctl")]
     assert git(clone, "rev-parse", "HEAD") == head
+
+
+def test_a_git_url_is_cloned_and_an_unknown_source_refused(tmp_path: Path) -> None:
+    url = "https://git.example.org/arcade/spit-cabinet.git"
+    done = run(["bash", UPDATE, "--dry-run", "--from", url, "--install-dir", tmp_path / "opt"])
+    assert done.returncode == 0, done.stderr
+    assert f"git clone --quiet --depth 1 {url} {tmp_path}/opt/tmp/clone" in commands(done.stdout)
+    bad = run(["bash", UPDATE, "--dry-run", "--from", tmp_path, "--install-dir", tmp_path / "o"])
+    assert bad.returncode == 1
+    assert "must be a git URL, a .whl file, a checkout or a folder of wheels" in bad.stderr
 
 
 def test_pull_brings_new_commits_and_warns_when_the_unit_changed(
@@ -89,57 +115,8 @@ def test_pull_brings_new_commits_and_warns_when_the_unit_changed(
     assert "no new commits" in again.stdout
 
 
-# A real run of update.sh's main, with systemctl and the package install stood in for by
-# shell functions that log what they are asked to do, and a stand-in installed cabinet.
-STAND_INS = """
-require_root() { :; }
-systemctl() { printf 'systemctl %s\\n' "$*" >>"$LOG"; }
-install_package() { printf 'install_package %s\\n' "$*" >>"$LOG"; return "$INSTALL_STATUS"; }
-"""
-
-
-def real_run(tmp_path: Path, install_status: int, *args: str) -> tuple[int, str, list[str]]:
-    install_dir = tmp_path / "opt"
-    (install_dir / "venv" / "bin").mkdir(parents=True)
-    log = tmp_path / "log"
-    log.write_text("", encoding="utf-8")
-    for name, body in (("python", "exit 0"), ("spit-cabinet", 'echo "spit-cabinet $*" >>"$LOG"')):
-        exe = install_dir / "venv" / "bin" / name
-        exe.write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
-        exe.chmod(0o755)
-    code = (
-        f"export LOG={log} INSTALL_STATUS={install_status}; {STAND_INS}\n"
-        f'main --no-pull --install-dir {install_dir} "$@"'
-    )
-    done = bash(UPDATE, code, *args)
-    return done.returncode, done.stderr, log.read_text(encoding="utf-8").splitlines()
-
-
-def test_a_real_run_stops_installs_flashes_and_starts_in_that_order(tmp_path: Path) -> None:
-    status, err, log = real_run(tmp_path, 0, "--flash-firmware", "--port", "/dev/ttyACM0")
-    assert status == 0, err
-    assert log == [
-        "systemctl is-active --quiet spit-cabinet.service",
-        "systemctl stop spit-cabinet.service",
-        f"install_package {UPDATE.parents[1]} {tmp_path}/opt/venv",
-        "spit-cabinet firmware flash --port /dev/ttyACM0",
-        "systemctl start spit-cabinet.service",
-    ]
-
-
-def test_a_failed_update_starts_the_cabinet_again(tmp_path: Path) -> None:
-    status, err, log = real_run(tmp_path, 1, "--flash-firmware")
-    assert status != 0
-    assert "update failed" in err
-    assert log[-2:] == [
-        f"install_package {UPDATE.parents[1]} {tmp_path}/opt/venv",
-        "systemctl start spit-cabinet.service",
-    ]
-    assert not [line for line in log if "firmware flash" in line]
-
-
-def test_update_needs_an_installed_cabinet(tmp_path: Path) -> None:
-    done = bash(UPDATE, 'require_root() { :; }; main --no-pull --install-dir "$1"', str(tmp_path))
+def test_update_needs_an_installed_cabinet(tmp_path: Path, wheelhouse: Path) -> None:
+    done = run(["bash", UPDATE, "--from", wheelhouse, "--install-dir", tmp_path])
     assert done.returncode == 1
     assert "run deploy/install.sh first" in done.stderr
 
@@ -167,7 +144,7 @@ def test_both_scripts_refuse_the_read_only_root(
 ) -> None:
     proc_cmdline = tmp_path / "cmdline"
     proc_cmdline.write_text(cmdline + "\n", encoding="utf-8")
-    extra = "--skip-apt" if script == INSTALL else "--no-pull"
+    extra = "--skip-apt" if script == INSTALL else f"--no-pull --from {REPO}"
     code = (
         "root_fstype() { echo overlay; }; PROC_CMDLINE=$1; "
         f"main --dry-run {extra} --install-dir {tmp_path}/opt"

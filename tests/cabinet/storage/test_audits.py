@@ -160,3 +160,27 @@ def test_hardware_power_and_uptime_counters(
     again.clear_audits(AuditGroup.POWER)
     power = open_store().audits.power
     assert (power.current.power_ons, power.lifetime.power_ons) == (0, 2)
+
+
+def test_rollbacks_the_updater_logged_are_counted_once(
+    open_store: Callable[[], CabinetStore],
+) -> None:
+    """The updater appends a line per rollback; each power-on counts the lines not yet
+    counted (the lifetime total says how many were), so restarts never count one twice."""
+    store = open_store()
+    store.power_on(0, rollbacks_logged=1)
+    store.close(now_ns=MS)
+    again = open_store()
+    assert again.audits.power.lifetime.rollbacks == 1
+    again.power_on(0, rollbacks_logged=1)  # the same log: nothing new
+    again.close(now_ns=MS)
+    third = open_store()
+    third.clear_audits(AuditGroup.POWER)
+    third.power_on(0, rollbacks_logged=3)  # two more since
+    third.close(now_ns=MS)
+    power = open_store().audits.power
+    assert (power.current.rollbacks, power.lifetime.rollbacks) == (2, 3)
+    # A log deleted by hand counts nothing, and takes nothing back.
+    last = open_store()
+    last.power_on(0, rollbacks_logged=0)
+    assert last.audits.power.lifetime.rollbacks == 3

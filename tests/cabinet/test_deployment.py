@@ -1,0 +1,40 @@
+"""What the cabinet tells systemd (READY=1 on a real datagram socket) and reads from the
+updater (its rollback log)."""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+from cabinet.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG, notify_ready, rollbacks_logged
+
+
+def test_ready_goes_to_the_notify_socket(tmp_path: Path) -> None:
+    path = tmp_path / "notify"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(str(path))
+        assert notify_ready({"NOTIFY_SOCKET": str(path)})
+        assert server.recv(64) == b"READY=1"
+
+
+def test_ready_goes_to_an_abstract_socket() -> None:
+    name = f"spit-cabinet-test-{os.getpid()}"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind("\0" + name)
+        assert notify_ready({"NOTIFY_SOCKET": "@" + name})
+        assert server.recv(64) == b"READY=1"
+
+
+def test_no_socket_or_a_dead_one_is_not_an_error(tmp_path: Path) -> None:
+    assert not notify_ready({})
+    assert not notify_ready({"NOTIFY_SOCKET": str(tmp_path / "nobody-listens")})
+
+
+def test_rollbacks_are_the_log_lines(tmp_path: Path) -> None:
+    env = {INSTALL_ENV_VAR: str(tmp_path)}
+    assert rollbacks_logged(env) == 0  # no log yet
+    assert rollbacks_logged({}) == 0  # not installed by the installer
+    line = "2026-12-01T10:00:00Z 20261201T095000Z 20261120T080000Z failed to start 3 times\n"
+    (tmp_path / ROLLBACK_LOG).write_text(line + "\n" + line, encoding="utf-8")
+    assert rollbacks_logged(env) == 2

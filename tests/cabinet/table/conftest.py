@@ -62,9 +62,12 @@ class Cabinet:
     The table process writes its log to the same output, so its lines arrive here even
     while the display process is stopped."""
 
-    def __init__(self, data: Path, socket_path: Path, *extra: str) -> None:
+    def __init__(
+        self, data: Path, socket_path: Path, *extra: str, env_extra: dict[str, str] | None = None
+    ) -> None:
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         env["PYTHONPATH"] = str(ROOT)
+        env.update(env_extra or {})
         self.socket_path = socket_path
         command = [sys.executable, "-m", "cabinet", "run", "--input", "mock"]
         command += ["--data-dir", str(data), "--press-socket", str(socket_path)]

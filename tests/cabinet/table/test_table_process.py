@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import time
 from pathlib import Path
 
+from cabinet.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG
 from cabinet.inputs.press_channel import PressSender, decode_press, encode_press
 from cabinet.storage.store import CabinetStore
 from cabinet.table.remote import RemoteMatch, RemoteTable
@@ -190,3 +192,33 @@ def test_the_table_decides_and_records_while_the_display_is_stopped(
     # What the table decided while the display was frozen is what the books replay.
     replayed = [repr(e) for e in decided if isinstance(e, Selected | Played | Rejected)]
     assert seen == [r for r in replayed if "player=0" in r][-4:]
+
+
+def test_a_started_cabinet_tells_systemd_and_counts_the_updaters_rollbacks(
+    cabinet_dirs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """READY=1 reaches the unit's notification socket once the first frame is drawn, and
+    a rollback the updater logged is in the audits, counted once however often it starts."""
+    data, sock = cabinet_dirs
+    install = tmp_path / "opt"
+    install.mkdir()
+    (install / ROLLBACK_LOG).write_text(
+        "2026-12-01T10:00:00Z 20261201T095000Z 20261120T080000Z failed to start 3 times\n",
+        encoding="utf-8",
+    )
+    for start in (1, 2):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+            notify.bind(str(tmp_path / f"notify{start}"))
+            notify.settimeout(60)
+            env = {"NOTIFY_SOCKET": str(tmp_path / f"notify{start}"), INSTALL_ENV_VAR: str(install)}
+            cab = Cabinet(data, sock, env_extra=env)
+            try:
+                assert notify.recv(64) == b"READY=1"
+            finally:
+                assert cab.stop() == 0
+    store, _ = _check_books_agree(data)
+    try:
+        assert store.audits.power.lifetime.power_ons == 2
+        assert store.audits.power.lifetime.rollbacks == 1
+    finally:
+        store.close()

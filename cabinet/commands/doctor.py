@@ -267,8 +267,8 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
     from cabinet.inputs.mock import MockInput
     from cabinet.inputs.select import choose_backend, open_backend
 
-    platform = Platform.detect()
     try:
+        platform = Platform.detect()
         name = choose_backend(args.input, platform)
         if name == "keyboard":
             return [

@@ -239,7 +239,11 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     for problem in store.problems:
         log.warning("%s", problem.message)
     stored = store.settings
-    platform = Platform.detect()
+    try:
+        platform = Platform.detect()
+    except BackendUnavailableError as exc:
+        print(f"spit-cabinet: {exc}", file=sys.stderr)
+        return 2
     backend_setting = stored.get(INPUT_BACKEND)
     requested = "mock" if args.autoplay or args.press_socket else args.input
     if requested is None and backend_setting != "auto":

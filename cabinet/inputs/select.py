@@ -6,6 +6,8 @@ With no choice made (no ``--input``, no setting), the backend is:
   factory; it is honoured, e.g. ``GPIOZERO_PIN_FACTORY=mock`` for gpiozero's own mock);
 - ``gpio`` on a Raspberry Pi, on gpiozero's lgpio factory (kernel timestamps). A Pi
   without the ``lgpio`` module is an error that says what to install;
+- ``gpio`` on lgpio's factory for gpiochip N when ``SPIT_CABINET_GPIO_CHIP=N`` is set, Pi
+  or not: the virtual Pi's simulated chip (docs/virtual-pi.md), or another chip on a Pi;
 - ``keyboard`` elsewhere when there is a display to open a window on;
 - ``mock`` elsewhere with no display (CI, a shell over ssh): gpiozero's MockFactory.
 
@@ -31,6 +33,9 @@ from cabinet.inputs.edge_queue import EdgeQueue
 BACKENDS: tuple[str, ...] = ("gpio", "mock", "keyboard")
 
 PI_INSTALL_HINT = "pip install 'spit-cabinet[pi]' (or: sudo apt install python3-lgpio)"
+
+GPIO_CHIP_ENV_VAR = "SPIT_CABINET_GPIO_CHIP"
+"""Names the gpiochip (a number) the gpio backend opens, instead of the Pi's own."""
 
 _MODEL_FILES = (
     Path("/proc/device-tree/model"),
@@ -59,9 +64,13 @@ class Platform:
     """A window can be opened (X11, Wayland, or an SDL video driver other than dummy)."""
     pin_factory: str | None = None
     """``GPIOZERO_PIN_FACTORY``, if set."""
+    gpio_chip: int | None = None
+    """``SPIT_CABINET_GPIO_CHIP``, if set: the gpiochip the buttons are on."""
 
     @classmethod
     def detect(cls, environ: Mapping[str, str] | None = None) -> Platform:
+        """What this machine is. A ``SPIT_CABINET_GPIO_CHIP`` that is not a chip number
+        raises :class:`BackendUnavailableError`."""
         env = os.environ if environ is None else environ
         sdl = env.get("SDL_VIDEODRIVER", "").strip().lower()
         if sdl:
@@ -73,7 +82,18 @@ class Platform:
             has_lgpio=importlib.util.find_spec("lgpio") is not None,
             has_display=display,
             pin_factory=env.get("GPIOZERO_PIN_FACTORY") or None,
+            gpio_chip=_gpio_chip(env.get(GPIO_CHIP_ENV_VAR, "")),
         )
+
+
+def _gpio_chip(text: str) -> int | None:
+    if not text.strip():
+        return None
+    if not text.strip().isdigit():
+        raise BackendUnavailableError(
+            f"{GPIO_CHIP_ENV_VAR}={text!r} is not a gpiochip number (0 for /dev/gpiochip0)"
+        )
+    return int(text)
 
 
 def _is_raspberry_pi() -> bool:
@@ -96,7 +116,7 @@ def choose_backend(requested: str | None, platform: Platform) -> str:
                 f"unknown input backend {requested!r}: choose one of {', '.join(BACKENDS)}"
             )
         return name
-    if platform.pin_factory is not None or platform.is_pi:
+    if platform.pin_factory is not None or platform.is_pi or platform.gpio_chip is not None:
         return "gpio"
     return "keyboard" if platform.has_display else "mock"
 
@@ -106,6 +126,14 @@ def gpio_pin_factory(platform: Platform) -> Any:
     its own from ``GPIOZERO_PIN_FACTORY``."""
     if platform.pin_factory is not None:
         return None
+    if platform.gpio_chip is not None:
+        if not platform.has_lgpio:
+            raise BackendUnavailableError(
+                f"{GPIO_CHIP_ENV_VAR} is set but there is no lgpio module: {PI_INSTALL_HINT}"
+            )
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory(chip=platform.gpio_chip)
     if platform.is_pi:
         if not platform.has_lgpio:
             raise BackendUnavailableError(

@@ -70,6 +70,19 @@ def test_gpio_off_a_pi_without_a_pin_factory_points_elsewhere() -> None:
         open_backend("gpio", EdgeQueue(), platform=DESKTOP)
 
 
+def test_a_named_gpio_chip_means_gpio_on_that_chip() -> None:
+    """The virtual Pi's buttons are on the kernel's simulated chip, named by number."""
+    chip = Platform.detect({"SPIT_CABINET_GPIO_CHIP": " 3 ", "SDL_VIDEODRIVER": "dummy"})
+    assert chip.gpio_chip == 3
+    assert choose_backend(None, chip) == "gpio"
+    assert Platform.detect({}).gpio_chip is None
+    with pytest.raises(BackendUnavailableError, match="SPIT_CABINET_GPIO_CHIP='chip3' is not"):
+        Platform.detect({"SPIT_CABINET_GPIO_CHIP": "chip3"})
+    no_lgpio = Platform(is_pi=False, has_lgpio=False, has_display=False, gpio_chip=3)
+    with pytest.raises(BackendUnavailableError, match="SPIT_CABINET_GPIO_CHIP is set but"):
+        open_backend("gpio", EdgeQueue(), platform=no_lgpio)
+
+
 def test_gpiozero_pin_factory_is_honoured(
     fresh_gpiozero: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

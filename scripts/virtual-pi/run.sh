@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The virtual Pi, end to end: build (or reuse) the image, put the cabinet's wheel and the
+# wheels it needs on a virtual USB stick, boot the guest with the light board's firmware
+# simulator on its USB serial adapter, install with the real deploy/install.sh from the
+# stick as an operator would, start the unit (kmsdrm, the gpio backend on the simulated
+# chip), and check it reaches attract mode and the screen is not black.
+#
+#     sudo scripts/virtual-pi/run.sh [RUN_DIR]          (docs/virtual-pi.md)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+RUN=${1:-$(mktemp -d "${TMPDIR:-/tmp}/virtual-pi-run.XXXXXX")}
+PYTHON=${PYTHON:-python3}
+mkdir -p "$RUN"
+say() { printf '== %s\n' "$*" >&2; }
+fail() {
+  printf 'virtual-pi: %s\n' "$*" >&2
+  exit 1
+}
+
+image=$("$HERE/image.sh")
+
+say "USB stick: the cabinet's wheel, the wheels it needs for Python 3.13 on aarch64, deploy/"
+stick=$RUN/stick
+rm -rf "$stick"
+mkdir -p "$stick/wheels"
+"$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels" "$REPO"
+platforms=(--platform manylinux2014_aarch64)
+for v in $(seq 17 36); do platforms+=(--platform "manylinux_2_${v}_aarch64"); done
+"$PYTHON" -m pip download --quiet --only-binary=:all: "${platforms[@]}" --python-version 3.13 \
+  --dest "$stick/wheels" 'pygame-ce>=2.5' 'gpiozero>=2.0.1.post3' 'pyserial>=3.5' 'mpremote>=1.22'
+cp "$image"/wheels/*.whl "$stick/wheels/"
+cp -r "$REPO/deploy" "$stick/deploy"
+rm -f "$RUN/stick.img"
+mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 512M
+
+say "the light board: the firmware simulator on a pty"
+"$PYTHON" -m firmware_bridge.sim --link "$RUN/led" >"$RUN/led.log" 2>&1 &
+echo $! >"$RUN/led.pid"
+for _ in $(seq 100); do [[ -e $RUN/led ]] && break; sleep 0.1; done
+[[ -e $RUN/led ]] || fail "the firmware simulator did not start: $(cat "$RUN/led.log")"
+
+say "boot"
+start=$SECONDS
+"$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img" >/dev/null
+agent() { "$PYTHON" "$HERE/agent.py" "$RUN" "$@"; }
+agent "uname -r" || fail "the guest did not come up (console: $RUN/console.log)"
+say "guest up in $((SECONDS - start)) s"
+agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the GPU missing"
+
+say "install with deploy/install.sh from the stick"
+agent "mkdir -p /media/usb && mount /dev/disk/by-label/STICK /media/usb" || fail "no stick"
+agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 ||
+  fail "install.sh failed"
+agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
+agent "journalctl -u spit-cabinet --no-pager | tail -n 20"

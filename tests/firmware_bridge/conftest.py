@@ -18,6 +18,11 @@ from firmware_bridge.link import LightLink
 from firmware_bridge.session import Timing
 from firmware_bridge.sim import Simulator
 
+WAIT_S = 10.0
+"""How long a test waits for something it expects (returning as soon as it comes): long,
+so a busy machine (a first run on a fresh one, compiling everything) passes too."""
+
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "micropython_runner.mjs"

@@ -17,6 +17,7 @@ from firmware_bridge.lights import GREEN, RED, Light, LightState
 from firmware_bridge.link import LightLink
 from firmware_bridge.sim import Simulator
 from firmware_bridge.transport import SerialTransport
+from tests.firmware_bridge.conftest import WAIT_S
 
 STUCK = LightState.all_off().with_lights(stuck1=Light.on(RED))
 MakeLink = Callable[..., LightLink]
@@ -77,14 +78,14 @@ def test_a_change_is_written_by_the_caller_before_show_returns(
 ) -> None:
     opened: list[RecordingTransport] = []
     link = make_link(opener=recording(sim.port, opened))
-    assert link.wait_for(lambda h: h.connected and h.acks >= 1, 2.0)
+    assert link.wait_for(lambda h: h.connected and h.acks >= 1, WAIT_S)
     me = threading.get_ident()
     link.show(STUCK)
     mine = [payload for thread, payload in opened[-1].snapshots if thread == me]
     assert mine == [STUCK.payload()]
     link.show(STUCK)  # the same state again: the heartbeat carries it, show() writes nothing
     assert [p for t, p in opened[-1].snapshots if t == me] == [STUCK.payload()]
-    assert link.wait_for(lambda h: h.acked == STUCK, 1.0)
+    assert link.wait_for(lambda h: h.acked == STUCK, WAIT_S)
 
 
 def test_shows_from_many_threads_never_interleave_frames(
@@ -92,7 +93,7 @@ def test_shows_from_many_threads_never_interleave_frames(
 ) -> None:
     opened: list[RecordingTransport] = []
     link = make_link(opener=recording(sim.port, opened))
-    assert link.wait_for(lambda h: h.connected, 2.0)
+    assert link.wait_for(lambda h: h.connected, WAIT_S)
 
     def game(salt: int) -> None:
         for state in states(150, salt):
@@ -105,7 +106,7 @@ def test_shows_from_many_threads_never_interleave_frames(
         thread.join(10)
     assert not any(thread.is_alive() for thread in threads)
     link.show(STUCK)
-    assert link.wait_for(lambda h: h.acked == STUCK, 2.0)
+    assert link.wait_for(lambda h: h.acked == STUCK, WAIT_S)
     transport = opened[-1]
     assert transport.overlaps == 0
     # The board is flooded (600 frames at once) and the pty fills: some writes are dropped
@@ -123,7 +124,7 @@ def test_a_full_buffer_drops_writes_and_the_heartbeat_repairs(
     sim: Simulator, make_link: MakeLink
 ) -> None:
     link = make_link(sim.port)
-    assert link.wait_for(lambda h: h.connected, 2.0)
+    assert link.wait_for(lambda h: h.connected, WAIT_S)
     wanted = states(1)[0]
 
     def fill_while_the_board_is_stalled(_: object) -> None:
@@ -142,20 +143,20 @@ def test_a_full_buffer_drops_writes_and_the_heartbeat_repairs(
 
     sim.inspect(fill_while_the_board_is_stalled)
     assert link.health().dropped_writes >= 1
-    assert link.wait_for(lambda h: h.acked == wanted, 5.0)
+    assert link.wait_for(lambda h: h.acked == wanted, WAIT_S)
     assert sim.inspect(lambda fw: fw.board.periods[1]) == 100
 
 
 def test_a_frame_cut_short_is_ended_before_the_next(sim: Simulator, make_link: MakeLink) -> None:
     opened: list[RecordingTransport] = []
     link = make_link(opener=recording(sim.port, opened))
-    assert link.wait_for(lambda h: h.connected and h.acks >= 1, 2.0)
+    assert link.wait_for(lambda h: h.connected and h.acks >= 1, WAIT_S)
     first, second = states(2)
     opened[-1].take = 10  # the OS takes only the first 10 bytes of the next write
     link.show(first)
     assert link.health().dropped_writes == 1
     link.show(second)  # starts with 0x00: the board drops the broken frame, not this one
-    assert link.wait_for(lambda h: h.acked == second, 1.0)
+    assert link.wait_for(lambda h: h.acked == second, WAIT_S)
     damaged = sim.inspect(lambda fw: fw.board.decoder.crc_errors + fw.board.decoder.bad_lengths)
     assert damaged == 1
 
@@ -165,10 +166,10 @@ def test_a_failed_write_drops_the_connection_and_never_raises(
 ) -> None:
     opened: list[RecordingTransport] = []
     link = make_link(opener=recording(sim.port, opened))
-    assert link.wait_for(lambda h: h.connected, 2.0)
+    assert link.wait_for(lambda h: h.connected, WAIT_S)
     opened[-1].cut = True
     link.show(STUCK)  # the game's call returns; the supervisor drops the connection
-    assert link.wait_for(lambda h: len(opened) >= 2 and h.acked == STUCK, 2.0)
+    assert link.wait_for(lambda h: len(opened) >= 2 and h.acked == STUCK, WAIT_S)
     health = link.health()
     assert health.reconnects == 1
     assert health.errors >= 1

@@ -44,6 +44,7 @@ class Writer:
         )
         self.lines: list[str] = []
         self.ready = threading.Event()
+        self._printed = threading.Condition()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -51,9 +52,26 @@ class Writer:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             if line.endswith("\n"):  # a line cut short by the kill was not reported
-                self.lines.append(line.rstrip("\n"))
+                with self._printed:
+                    self.lines.append(line.rstrip("\n"))
+                    self._printed.notify_all()
                 if line == "ready\n":
                     self.ready.set()
+        with self._printed:  # the writer's output ended
+            self._printed.notify_all()
+
+    def kill_after_lines(self, n: int) -> None:
+        """Once it has printed ``n`` lines after "ready" (each a transaction returned),
+        SIGKILL it at once: it is then somewhere in the next transaction. Counting lines,
+        not time, keeps the test the same on a slow machine and a fast one."""
+        with self._printed:
+            arrived = self._printed.wait_for(
+                lambda: len(self.lines) >= n + 1 or self.proc.poll() is not None, timeout=60
+            )
+        assert arrived and self.proc.poll() is None, "the writer stopped by itself"
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self._reader.join(timeout=10)
 
     def kill_after(self, delay_s: float) -> None:
         """Let it run ``delay_s`` more seconds (it must still be running), then SIGKILL."""
@@ -81,7 +99,7 @@ def test_killing_the_writer_never_loses_a_committed_game(tmp_path: Path) -> None
             writer.kill_after(rng.uniform(0.0, 0.3))  # while starting: opening, migrating
         else:
             assert writer.ready.wait(timeout=20), "the writer did not start"
-            writer.kill_after(rng.uniform(0.0, 0.05))
+            writer.kill_after_lines(rng.randint(1, 12))
         attempt = None
         for line in writer.lines:
             word, _, rest = line.partition(" ")

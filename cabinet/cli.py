@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -42,6 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         words.insert(0, "run")  # no command: run the cabinet
     args = parser.parse_args(words)
     func = args.func
+    # SIGINT is how systemd stops the cabinet and how a person at a terminal does. A parent
+    # may have started us with it ignored (a non-interactive shell's background job, nohup),
+    # and Python then leaves it ignored: take it back, so SIGINT always stops us cleanly.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         status: int = func(args)
     except KeyboardInterrupt:

@@ -44,16 +44,26 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/virtual-pi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 root=$work/root
 start=$SECONDS
-say "root file system: Debian $SUITE arm64 (about 20 minutes under emulation)"
-IFS=,
-mmdebstrap --arch=arm64 --variant=apt --include="${PACKAGES[*]}" "$SUITE" "$root" "$MIRROR" >&2
-unset IFS
-say "root file system done in $((SECONDS - start)) s"
+if [[ -n ${VIRTUAL_PI_ROOTFS:-} ]]; then
+  # Working on this script: start from a root file system made earlier (changed in place).
+  root=$VIRTUAL_PI_ROOTFS
+  say "root file system: $root (VIRTUAL_PI_ROOTFS)"
+else
+  say "root file system: Debian $SUITE arm64 (about 20 minutes under emulation)"
+  IFS=,
+  mmdebstrap --arch=arm64 --variant=apt --include="${PACKAGES[*]}" "$SUITE" "$root" "$MIRROR" >&2
+  unset IFS
+  say "root file system done in $((SECONDS - start)) s"
+fi
 
 kernel=$(basename "$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -type d | sort -V | tail -n 1)")
 say "gpio-sim for $kernel"
 src=$work/gpio-sim
 mkdir -p "$src"
+if [[ ! -f $root/usr/src/linux-source-6.12.tar.xz ]]; then
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+  chroot "$root" sh -c "apt-get update -q && apt-get install -y -q linux-source-6.12" >&2
+fi
 tar -C "$src" -xJf "$root"/usr/src/linux-source-6.12.tar.xz --strip-components=3 \
   --wildcards '*/drivers/gpio/gpio-sim.c' '*/kernel/irq/irq_sim.c'
 # irq_to_desc() is not exported to modules: handle the interrupt by number instead.

@@ -57,14 +57,25 @@ def wait_for_exit(pid: int, what: str) -> None:
         pytest.fail(f"timed out waiting for {what}")
 
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Cabinet:
     """``spit-cabinet run`` headless in a child process, mock pins pressed from here.
     The table process writes its log to the same output, so its lines arrive here even
     while the display process is stopped."""
 
     def __init__(
-        self, data: Path, socket_path: Path, *extra: str, env_extra: dict[str, str] | None = None
+        self,
+        data: Path,
+        socket_path: Path,
+        *extra: str,
+        env_extra: dict[str, str] | None = None,
+        sigint_ignored: bool = False,
     ) -> None:
+        """``sigint_ignored`` starts it with SIGINT ignored, as a non-interactive shell
+        starts a background job (and nohup does)."""
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
         env["PYTHONPATH"] = str(ROOT)
         env.update(env_extra or {})
@@ -78,6 +89,7 @@ class Cabinet:
             stdout=subprocess.DEVNULL,
             env=env,
             text=True,
+            preexec_fn=_ignore_sigint if sigint_ignored else None,
         )
         self.lines: list[str] = []
         self._arrived = threading.Condition()

@@ -222,3 +222,18 @@ def test_a_started_cabinet_tells_systemd_and_counts_the_updaters_rollbacks(
         assert store.audits.power.lifetime.rollbacks == 1
     finally:
         store.close()
+
+
+def test_sigint_stops_the_cabinet_even_when_started_with_it_ignored(
+    cabinet_dirs: tuple[Path, Path],
+) -> None:
+    """systemd stops the cabinet with SIGINT; a shell's background job inherits SIGINT
+    ignored, and Python keeps it so unless told: the cabinet takes it back."""
+    data, sock = cabinet_dirs
+    cab = Cabinet(data, sock, sigint_ignored=True)
+    try:
+        cab.wait_for(r"table process \d+ ready")
+    finally:
+        status = cab.stop()
+    assert status == 0
+    assert "stopped after" in "\n".join(cab.lines)

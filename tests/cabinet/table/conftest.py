@@ -149,10 +149,15 @@ class Cabinet:
         self.wait_for(r"flow: play", mark)
 
     def stop(self) -> int:
+        """SIGINT, as systemd stops it; its exit status. One that does not stop within
+        20 s is killed (nothing is left running) and the test fails."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
         try:
             return self.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
         finally:
             self._reader.join(5)
 

@@ -86,11 +86,13 @@ rm -rf "$root/tmp/gpio-sim" "$root"/usr/src/linux-source-6.12.tar.xz
 # guest), as install.sh would on plain Debian (PYPI=1: its bundled C library).
 say "lgpio wheel"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-chroot "$root" sh -c 'python3 -m venv /tmp/lgpio-venv &&
+# pip in the chroot trusts what this host trusts (a proxy's own certificate authority too).
+cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$root/tmp/host-ca.crt"
+chroot "$root" env PIP_CERT=/tmp/host-ca.crt sh -c 'python3 -m venv /tmp/lgpio-venv &&
   PYPI=1 /tmp/lgpio-venv/bin/pip wheel --quiet --no-deps --no-binary lgpio -w /tmp/lgpio-wheel lgpio' >&2
 mkdir -p "$work/wheels"
 cp "$root"/tmp/lgpio-wheel/lgpio-*.whl "$work/wheels/"
-rm -rf "$root/tmp/lgpio-venv" "$root/tmp/lgpio-wheel" "$root/etc/resolv.conf"
+rm -rf "$root/tmp/lgpio-venv" "$root/tmp/lgpio-wheel" "$root/etc/resolv.conf" "$root/tmp/host-ca.crt"
 
 say "guest helpers"
 install -m 0755 "$HERE/guest/gpio-sim-setup" "$HERE/guest/virtual-pi-agent" "$root/usr/local/sbin/"

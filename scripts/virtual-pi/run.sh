@@ -55,3 +55,29 @@ agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeo
   fail "install.sh failed"
 agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
 agent "journalctl -u spit-cabinet --no-pager | tail -n 20"
+
+say "attract mode on kmsdrm, buttons on the simulated chip"
+for _ in $(seq 120); do
+  if agent "journalctl -u spit-cabinet --no-pager | grep -q 'running: input gpio'"; then
+    break
+  fi
+done
+agent "journalctl -u spit-cabinet --no-pager | grep 'running: input gpio'" ||
+  fail "the cabinet did not start on the gpio backend: $(agent 'journalctl -u spit-cabinet --no-pager | tail -n 30')"
+agent "systemctl is-active spit-cabinet" || fail "the unit is not active"
+
+say "screenshot"
+printf 'screendump %s\n' "$RUN/screen.ppm" | socat - "UNIX-CONNECT:$RUN/monitor.sock" >/dev/null
+for _ in $(seq 50); do [[ -s $RUN/screen.ppm ]] && break; sleep 0.1; done
+"$PYTHON" - "$RUN/screen.ppm" <<'PY' || fail "the screen is black: $RUN/screen.ppm"
+import sys
+data = open(sys.argv[1], "rb").read()
+# P6 header: magic, width, height, maxval, each separated by whitespace.
+fields = data.split(maxsplit=4)
+width, height = int(fields[1]), int(fields[2])
+pixels = fields[4]
+lit = sum(1 for i in range(0, len(pixels), 3 * 97) if any(pixels[i : i + 3]))
+print(f"screen {width}x{height}: {lit} of {len(pixels) // (3 * 97)} sampled pixels lit")
+sys.exit(0 if lit > 0 else 1)
+PY
+say "the virtual Pi runs the cabinet: $RUN (stop it: echo quit | socat - UNIX-CONNECT:$RUN/monitor.sock)"

@@ -1,4 +1,5 @@
-"""shellcheck passes every script in ``deploy/``, and does catch a mistake put into one."""
+"""shellcheck passes every script in ``deploy/`` and the virtual Pi's, and does catch a
+mistake put into one."""
 
 from __future__ import annotations
 
@@ -7,9 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY, require_tool, run
+from tests.deploy.conftest import DEPLOY, REPO, require_tool, run
 
-SCRIPTS = sorted(DEPLOY.glob("*.sh"))
+VIRTUAL_PI = REPO / "scripts" / "virtual-pi"
+SCRIPTS = [
+    *sorted(DEPLOY.glob("*.sh")),
+    *sorted(VIRTUAL_PI.glob("*.sh")),
+    VIRTUAL_PI / "guest" / "gpio-sim-setup",
+    VIRTUAL_PI / "guest" / "virtual-pi-agent",
+]
 
 
 def shellcheck(script: Path) -> tuple[int, str]:
@@ -20,7 +27,9 @@ def shellcheck(script: Path) -> tuple[int, str]:
 
 
 def test_the_scripts_are_all_found() -> None:
-    assert {p.name for p in SCRIPTS} >= {"install.sh", "update.sh", "lib.sh"}
+    assert {p.name for p in SCRIPTS} >= {"install.sh", "update.sh", "lib.sh", "versions.sh"}
+    assert {p.name for p in SCRIPTS} >= {"image.sh", "boot.sh", "run.sh"}
+    assert all(p.is_file() for p in SCRIPTS)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)

@@ -62,7 +62,7 @@ src=$work/gpio-sim
 mkdir -p "$src"
 if [[ ! -f $root/usr/src/linux-source-6.12.tar.xz ]]; then
   cp /etc/resolv.conf "$root/etc/resolv.conf"
-  chroot "$root" sh -c "apt-get update -q && apt-get install -y -q linux-source-6.12" >&2
+  chroot "$root" sh -c "apt-get update -q && apt-get install --reinstall -y -q linux-source-6.12" >&2
 fi
 tar -C "$src" -xJf "$root"/usr/src/linux-source-6.12.tar.xz --strip-components=3 \
   --wildcards '*/drivers/gpio/gpio-sim.c' '*/kernel/irq/irq_sim.c'
@@ -80,19 +80,24 @@ chroot "$root" make -s -C "/usr/src/linux-headers-$kernel" M=/tmp/gpio-sim modul
 install -D -m 0644 "$root/tmp/gpio-sim/gpio-sim.ko" \
   "$root/lib/modules/$kernel/extra/gpio-sim.ko"
 chroot "$root" depmod "$kernel"
-rm -rf "$root/tmp/gpio-sim" "$root"/usr/src/linux-source-6.12.tar.xz
+rm -rf "$root/tmp/gpio-sim"
+chroot "$root" apt-get purge -y -q linux-source-6.12 >&2
 
 # lgpio for Python 3.13 has no wheel: build it here, under qemu-user (faster than in the
 # guest), as install.sh would on plain Debian (PYPI=1: its bundled C library).
 say "lgpio wheel"
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# pip in the chroot trusts what this host trusts (a proxy's own certificate authority too).
-cp "${PIP_CERT:-/etc/ssl/certs/ca-certificates.crt}" "$root/tmp/host-ca.crt"
-chroot "$root" env PIP_CERT=/tmp/host-ca.crt sh -c 'python3 -m venv /tmp/lgpio-venv &&
-  PYPI=1 /tmp/lgpio-venv/bin/pip wheel --quiet --no-deps --no-binary lgpio -w /tmp/lgpio-wheel lgpio' >&2
+# Its source and what building it needs are fetched here, on the host (whose pip is set up
+# for this network), and built in the chroot with no network.
+dl=$root/tmp/lgpio-src
+mkdir -p "$dl"
+python3 -m pip download --quiet --no-deps --no-binary :all: --dest "$dl" lgpio >&2
+python3 -m pip download --quiet --only-binary :all: --dest "$dl" setuptools wheel >&2
+chroot "$root" sh -c 'python3 -m venv /tmp/lgpio-venv &&
+  PYPI=1 /tmp/lgpio-venv/bin/pip wheel --quiet --no-index --find-links /tmp/lgpio-src \
+    --no-deps -w /tmp/lgpio-wheel /tmp/lgpio-src/lgpio-*.tar.gz' >&2
 mkdir -p "$work/wheels"
 cp "$root"/tmp/lgpio-wheel/lgpio-*.whl "$work/wheels/"
-rm -rf "$root/tmp/lgpio-venv" "$root/tmp/lgpio-wheel" "$root/etc/resolv.conf" "$root/tmp/host-ca.crt"
+rm -rf "$root/tmp/lgpio-venv" "$root/tmp/lgpio-wheel" "$dl"
 
 say "guest helpers"
 install -m 0755 "$HERE/guest/gpio-sim-setup" "$HERE/guest/virtual-pi-agent" "$root/usr/local/sbin/"
@@ -100,6 +105,8 @@ install -m 0644 "$HERE/guest/gpio-sim.service" "$HERE/guest/virtual-pi-agent.ser
   "$root/etc/systemd/system/"
 install -D -m 0644 "$HERE/guest/spit-cabinet-virtual-pi.conf" \
   "$root/etc/systemd/system/spit-cabinet.service.d/virtual-pi.conf"
+install -m 0644 "$HERE/guest/99-virtual-pi-gpio.rules" "$root/etc/udev/rules.d/"
+chroot "$root" sh -c 'getent group gpio >/dev/null || groupadd --system gpio'
 mkdir -p "$root/etc/virtual-pi"
 # A Pi 4B's revision, so that gpiozero accepts the board (it reads it from here).
 printf 'Hardware\t: BCM2835\nRevision\t: c03114\nModel\t\t: Raspberry Pi 4 Model B Rev 1.4\n' \

@@ -14,12 +14,14 @@ SUITE=trixie
 # What install.sh installs on plain Debian (lgpio built from its source), the kernel and
 # its headers (for the module), and what a console login needs.
 PACKAGES=(
-  systemd-sysv login udev kmod procps util-linux ca-certificates
+  systemd-sysv login passwd udev kmod procps util-linux ca-certificates
   linux-image-arm64 linux-headers-arm64 linux-source-6.12 build-essential
   python3 python3-venv python3-dev swig git
   libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libasound2 alsa-utils
 )
 IMAGE_SIZE=6G
+# Commands in the chroot (groupadd, depmod) are found where Debian puts them.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 say() { printf '== %s\n' "$*" >&2; }
 

@@ -52,9 +52,14 @@ def test_press_datagrams_round_trip_and_reject_garbage() -> None:
 def test_a_1us_race_fired_from_outside_in_the_wrong_order_is_decided_by_timestamp(
     remote_table: tuple[RemoteTable, Path],
 ) -> None:
-    """R10 across processes: player 2's pile press is sent first but is 1 µs later."""
+    """R10 across processes: player 2's pile press is sent first but is 1 µs later.
+
+    The window is 50 ms here, not the default 2 ms: what is tested is the order by
+    timestamp across processes, and a machine busy with other work (a second test run,
+    an emulator) must not turn the test into a measure of its own delivery time (that is
+    bench/races.py's)."""
     table, sock = remote_table
-    rules = Rules()
+    rules = Rules(race_window_ms=50)
     seed, slot1, slot2, pile = race_seed(rules)
     match = table.new_match(rules, seed, (None, None), time.monotonic_ns())
     assert isinstance(match, RemoteMatch)
@@ -69,10 +74,8 @@ def test_a_1us_race_fired_from_outside_in_the_wrong_order_is_decided_by_timestam
         sender.send((1, pile_button), True, t + 1 * US)  # later, delivered first
         sender.send((0, pile_button), True, t)
 
-    def decided() -> bool:
-        return any(isinstance(e, Played) for e in match.events) and any(
-            isinstance(e, Rejected) for e in match.events
-        )
+    def decided() -> bool:  # both pile presses, whatever the outcome (asserted below)
+        return sum(isinstance(e, Played | Rejected) for e in match.events) >= 2
 
     table_reports_until(table, decided, "both pile presses decided")
     played = [e for e in match.events if isinstance(e, Played)]

@@ -3,6 +3,9 @@
 * :func:`notify_ready`: systemd's ``READY=1`` (the unit is ``Type=notify``), sent once the
   first frame is on the screen. Only then does a new version count as started; one that
   never gets there three times in a row is rolled back by the updater (deploy/update.sh).
+* :func:`mark_started`: at the same moment, the version that started (``current`` in the
+  install directory) written to ``SPIT_CABINET_STARTED_FILE``, where the updater's boot
+  check sees that a new version did start.
 * :func:`rollbacks_logged`: how many rollbacks the updater has logged in the install
   directory (``SPIT_CABINET_INSTALL``), which the cabinet counts in its audits.
 """
@@ -19,6 +22,9 @@ log = logging.getLogger(__name__)
 
 INSTALL_ENV_VAR = "SPIT_CABINET_INSTALL"
 """The environment variable naming the install directory (set by the unit)."""
+
+STARTED_ENV_VAR = "SPIT_CABINET_STARTED_FILE"
+"""The environment variable naming the file :func:`mark_started` writes (set by the unit)."""
 
 ROLLBACK_LOG = "rollbacks.log"
 """The updater's log of rollbacks in the install directory: one line each."""
@@ -42,6 +48,26 @@ def notify_ready(environ: Mapping[str, str] | None = None) -> bool:
         log.warning("could not tell systemd the cabinet is ready (%s): %s", address, exc)
         return False
     return True
+
+
+def mark_started(environ: Mapping[str, str] | None = None) -> str | None:
+    """Write the version this cabinet runs (the name of the version ``current`` points to)
+    to ``SPIT_CABINET_STARTED_FILE``, whole or not at all; returns it, or ``None`` when
+    either variable is unset. Never raises: a failure is logged."""
+    env = os.environ if environ is None else environ
+    install, started = env.get(INSTALL_ENV_VAR, ""), env.get(STARTED_ENV_VAR, "")
+    if not install or not started:
+        return None
+    try:
+        version = (Path(install) / "current").resolve(strict=True).name
+        target = Path(started)
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(version, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:
+        log.warning("could not note the started version in %s: %s", started, exc)
+        return None
+    return version
 
 
 def rollbacks_logged(environ: Mapping[str, str] | None = None) -> int:

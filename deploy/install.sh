@@ -224,6 +224,7 @@ install_cabinet() {
     clean_leftovers "$install_dir"
     install_version "$install_dir" "$source" "$lgpio"
     switch_to "$install_dir" "$INSTALLED_ID"
+    run rm -rf "$install_dir/tmp"
   fi
   run ln -sfn "$install_dir/current/venv/bin/spit-cabinet" "$SHORTCUT"
   run ln -sfn "$install_dir/bin/update.sh" "$UPDATER"

@@ -22,6 +22,9 @@
 
 # How many failed starts in a row make a new version roll back by itself.
 MAX_FAILED_STARTS=3
+# Where the cabinet writes the version it runs once it has drawn its first frame (the
+# unit's Environment= sets it for the boot check too).
+STARTED_FILE=${SPIT_CABINET_STARTED_FILE:-/run/spit-cabinet/started}
 
 # The file names above, for the install directory DIR.
 versions_dir() { printf '%s/versions' "$1"; }
@@ -119,7 +122,8 @@ prune_versions() {
 }
 
 # Before every start of the unit (ExecStartPre, as root): make sure `current` is a complete
-# version, and roll back a new version that failed to start MAX_FAILED_STARTS times.
+# version, and roll back a new version that failed to start MAX_FAILED_STARTS times (a
+# start that never wrote STARTED_FILE).
 boot_check() {
   local dir=$1 current previous trial_id failed=0
   current=$(link_id "$dir" current)
@@ -136,6 +140,10 @@ boot_check() {
   [[ -f $dir/trial ]] || return 0
   read -r trial_id failed <"$dir/trial" || true
   [[ $trial_id == "$current" ]] || return 0
+  if [[ -f $STARTED_FILE ]] && [[ $(<"$STARTED_FILE") == "$current" ]]; then
+    run rm -f "$dir/trial"  # it drew its first frame last time: it started
+    return 0
+  fi
   if [[ ${failed:-0} -ge $MAX_FAILED_STARTS ]] && is_complete "$dir" "$previous"; then
     roll_back "$dir" "failed to start $MAX_FAILED_STARTS times in a row"
     return 0
@@ -143,8 +151,8 @@ boot_check() {
   printf '%s %s\n' "$current" "$((${failed:-0} + 1))" | write_file "$dir/trial" 0644 >/dev/null
 }
 
-# Once the cabinet has drawn its first frame (ExecStartPost, after its READY=1): the new
-# version started, so it is no longer on trial.
+# The new version started (an operator says so by hand; the boot check sees it by itself
+# in STARTED_FILE): it is no longer on trial.
 boot_ok() {
   local dir=$1 trial_id rest
   [[ -f $dir/trial ]] || return 0

@@ -30,7 +30,7 @@ from cabinet.app import (
     TableLights,
     run_frames,
 )
-from cabinet.deployment import notify_ready, rollbacks_logged
+from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
 from cabinet.display.geometry import Orientation
 from cabinet.flow import GameFinished
 from cabinet.i18n import LANGUAGES
@@ -367,6 +367,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
 
     def after_frame(_now_ns: int) -> None:
         if not ready:  # the first frame is on the screen: the cabinet has started
+            mark_started()
             ready.append(notify_ready())
 
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it

@@ -7,7 +7,14 @@ import os
 import socket
 from pathlib import Path
 
-from cabinet.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG, notify_ready, rollbacks_logged
+from cabinet.deployment import (
+    INSTALL_ENV_VAR,
+    ROLLBACK_LOG,
+    STARTED_ENV_VAR,
+    mark_started,
+    notify_ready,
+    rollbacks_logged,
+)
 
 
 def test_ready_goes_to_the_notify_socket(tmp_path: Path) -> None:
@@ -38,3 +45,17 @@ def test_rollbacks_are_the_log_lines(tmp_path: Path) -> None:
     line = "2026-12-01T10:00:00Z 20261201T095000Z 20261120T080000Z failed to start 3 times\n"
     (tmp_path / ROLLBACK_LOG).write_text(line + "\n" + line, encoding="utf-8")
     assert rollbacks_logged(env) == 2
+
+
+def test_the_started_version_is_written_for_the_boot_check(tmp_path: Path) -> None:
+    install = tmp_path / "opt"
+    (install / "versions" / "20261201T101500Z").mkdir(parents=True)
+    (install / "current").symlink_to("versions/20261201T101500Z")
+    started = tmp_path / "run" / "started"
+    started.parent.mkdir()
+    env = {INSTALL_ENV_VAR: str(install), STARTED_ENV_VAR: str(started)}
+    assert mark_started(env) == "20261201T101500Z"
+    assert started.read_text(encoding="utf-8") == "20261201T101500Z"
+    assert mark_started({INSTALL_ENV_VAR: str(install)}) is None  # not under the unit
+    (install / "current").unlink()  # not installed by the installer: logged, not raised
+    assert mark_started(env) is None

@@ -64,9 +64,10 @@ def test_rendering_puts_in_every_path_and_the_user(
     assert values(entries, "Service", "ExecStartPre") == [
         "+/srv/cab/bin/update.sh --boot-check --install-dir /srv/cab"
     ]
-    assert values(entries, "Service", "ExecStartPost") == [
-        "+/srv/cab/bin/update.sh --boot-ok --install-dir /srv/cab"
-    ]
+    # Nothing runs after the start: it would get tty1 and hang up the running cabinet.
+    assert values(entries, "Service", "ExecStartPost") == []
+    assert environment(entries)["SPIT_CABINET_STARTED_FILE"] == "/run/spit-cabinet/started"
+    assert values(entries, "Service", "RuntimeDirectoryPreserve") == ["restart"]
     assert values(entries, "Service", "Type") == ["notify"]
     assert environment(entries)["SPIT_CABINET_INSTALL"] == "/srv/cab"
     assert values(entries, "Service", "User") == ["arcade"]

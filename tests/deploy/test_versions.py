@@ -41,7 +41,7 @@ def target(root: Path, name: str) -> str:
 
 
 def updater(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run(["bash", UPDATE, "--install-dir", root, *args])
+    return run(["bash", UPDATE, "--install-dir", root, *args])  # no started file: /run
 
 
 def test_a_new_version_that_fails_to_start_three_times_goes_back(tmp_path: Path) -> None:
@@ -62,18 +62,43 @@ def test_a_new_version_that_fails_to_start_three_times_goes_back(tmp_path: Path)
     assert "3 times in a row" in line
 
 
-def test_a_started_version_leaves_its_trial(tmp_path: Path) -> None:
+def test_a_version_that_drew_its_first_frame_leaves_its_trial(tmp_path: Path) -> None:
+    """The cabinet writes the version it runs to the started file after its first frame;
+    the next boot check sees it and ends the trial, so later crashes never roll back."""
     root = fake_install(tmp_path / "opt", "old", "new")
     link(root, "current", "new")
     link(root, "previous", "old")
     (root / "trial").write_text("new 0\n", encoding="utf-8")
-    assert updater(root, "--boot-check").returncode == 0
-    assert updater(root, "--boot-ok").returncode == 0  # READY=1 came: it started
+    started = tmp_path / "run" / "started"
+    started.parent.mkdir()
+    env = {"SPIT_CABINET_STARTED_FILE": str(started)}
+    assert boot_check(root, env).returncode == 0  # the first start, never drew a frame
+    assert (root / "trial").read_text(encoding="utf-8") == "new 1\n"
+    started.write_text("old", encoding="utf-8")  # another version's note counts for nothing
+    assert boot_check(root, env).returncode == 0
+    assert (root / "trial").read_text(encoding="utf-8") == "new 2\n"
+    started.write_text("new", encoding="utf-8")  # the second start drew its first frame
+    assert boot_check(root, env).returncode == 0
     assert not (root / "trial").exists()
     for _ in range(5):  # later crashes are not a failed update
-        assert updater(root, "--boot-check").returncode == 0
+        assert boot_check(root, env).returncode == 0
     assert target(root, "current") == "new"
     assert not (root / "rollbacks.log").exists()
+    # By hand: --boot-ok ends a trial too.
+    (root / "trial").write_text("new 0\n", encoding="utf-8")
+    assert updater(root, "--boot-ok").returncode == 0
+    assert not (root / "trial").exists()
+
+
+def boot_check(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", str(UPDATE), "--install-dir", str(root), "--boot-check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, **env},
+    )
 
 
 def test_a_current_that_is_not_complete_starts_the_previous(tmp_path: Path) -> None:

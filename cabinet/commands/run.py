@@ -131,6 +131,13 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def full_screen(windowed: bool, is_pi: bool, video_driver: str) -> bool:
+    """Full screen unless ``--windowed``: on a Pi, and on any console SDL draws on
+    directly (``kmsdrm``: no desktop, no window manager, so a window would be a corner of
+    the screen), e.g. the virtual Pi's."""
+    return not windowed and (is_pi or video_driver == "kmsdrm")
+
+
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
     """The settings the operator stored, with this run's command-line choices on top."""
     return overlay(AppSettings.from_stored(stored), args)
@@ -266,7 +273,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     pygame.display.init()
     pygame.font.init()
     cleanup.callback(pygame.quit)
-    full = not args.windowed and platform.is_pi
+    full = full_screen(args.windowed, platform.is_pi, pygame.display.get_driver())
     resolution = stored.get(RESOLUTION)
     stored_size = None if resolution == "auto" else _size(resolution)
     size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)

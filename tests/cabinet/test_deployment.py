@@ -59,3 +59,13 @@ def test_the_started_version_is_written_for_the_boot_check(tmp_path: Path) -> No
     assert mark_started({INSTALL_ENV_VAR: str(install)}) is None  # not under the unit
     (install / "current").unlink()  # not installed by the installer: logged, not raised
     assert mark_started(env) is None
+
+
+def test_full_screen_on_a_pi_and_on_any_kmsdrm_console() -> None:
+    from cabinet.commands.run import full_screen
+
+    assert full_screen(windowed=False, is_pi=True, video_driver="x11")
+    assert full_screen(windowed=False, is_pi=False, video_driver="kmsdrm")  # the virtual Pi
+    assert not full_screen(windowed=False, is_pi=False, video_driver="x11")  # a desktop
+    assert not full_screen(windowed=False, is_pi=False, video_driver="dummy")
+    assert not full_screen(windowed=True, is_pi=True, video_driver="kmsdrm")

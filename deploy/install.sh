@@ -214,7 +214,7 @@ install_cabinet() {
   run install -d -m 0755 "$install_dir" "$install_dir/bin"
   say "$source" | write_file "$install_dir/source" 0644
   local file
-  for file in update.sh lib.sh versions.sh; do
+  for file in "${UPDATER_FILES[@]}"; do
     run install -m 0755 "$here/deploy/$file" "$install_dir/bin/$file"
   done
   current=$(link_id "$install_dir" current)

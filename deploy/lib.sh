@@ -18,6 +18,8 @@ DRY_RUN=0
   # The pip extras the cabinet runs with: mpremote to flash the light board. lgpio, for the
   # buttons, comes from Raspberry Pi OS (python3-lgpio): see ensure_lgpio.
   PACKAGE_EXTRAS="flash"
+  # The updater's own files, copied into INSTALL_DIR/bin by install.sh and by each update.
+  UPDATER_FILES=(update.sh lib.sh versions.sh)
   # lgpio, through which gpiozero reads the buttons' kernel timestamps. PyPI has an aarch64
   # wheel of it for Python 3.11 only, not for trixie's 3.13. Raspberry Pi OS's archive has
   # python3-lgpio for both releases: the cabinet's virtual environment sees it through

@@ -87,7 +87,7 @@ refresh_updater() {
   local source=$1 dir=$2 file
   [[ -f $source/deploy/update.sh ]] || return 0
   run install -d -m 0755 "$dir/bin"
-  for file in update.sh lib.sh versions.sh; do
+  for file in "${UPDATER_FILES[@]}"; do
     run install -m 0755 "$source/deploy/$file" "$dir/bin/.$file.new"
     run mv -f "$dir/bin/.$file.new" "$dir/bin/$file"
   done

@@ -370,12 +370,14 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     cleanup.callback(leave_menu)
     cleanup.callback(app.stop)
     app.start()
-    ready: list[bool] = []
+    started = False
 
     def after_frame(_now_ns: int) -> None:
-        if not ready:  # the first frame is on the screen: the cabinet has started
+        nonlocal started
+        if not started:  # the first frame is on the screen: the cabinet has started
+            started = True
             mark_started()
-            ready.append(notify_ready())
+            notify_ready()
 
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
         run_frames(app, keep_going, after_frame)

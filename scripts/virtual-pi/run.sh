@@ -28,8 +28,10 @@ mkdir -p "$stick/wheels"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels" "$REPO"
 platforms=(--platform manylinux2014_aarch64)
 for v in $(seq 17 36); do platforms+=(--platform "manylinux_2_${v}_aarch64"); done
+# What the cabinet needs, read from its own wheel's metadata (with the flash extra).
+cabinet_wheel=$(find "$stick/wheels" -name 'spit_cabinet-*.whl' -print -quit)
 "$PYTHON" -m pip download --quiet --only-binary=:all: "${platforms[@]}" --python-version 3.13 \
-  --dest "$stick/wheels" 'pygame-ce>=2.5' 'gpiozero>=2.0.1.post3' 'pyserial>=3.5' 'mpremote>=1.22'
+  --dest "$stick/wheels" "${cabinet_wheel}[flash]"
 cp "$image"/wheels/*.whl "$stick/wheels/"
 cp -r "$REPO/deploy" "$stick/deploy"
 rm -f "$RUN/stick.img"

@@ -537,6 +537,14 @@ class CabinetApp:
             self.table.play_onto(target)
         if flow.phase is not self._phase_seen:
             log.info("flow: %s", flow.phase.value)
+            if flow.phase is Phase.READY and flow.match is not None:
+                # With the seed and the start, a game can be followed (or replayed) from
+                # outside: the virtual Pi's presser does (docs/virtual-pi.md).
+                log.info(
+                    "game: seed %d, play starts at %d ns (CLOCK_MONOTONIC)",
+                    flow.match.seed,
+                    flow.match.start_abs_ns,
+                )
             if flow.phase in (Phase.ATTRACT, Phase.READY):
                 self.renderer.reset_animations()
             if flow.phase is Phase.READY:

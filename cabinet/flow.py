@@ -37,6 +37,7 @@ class Match(Protocol):
     process, or a :class:`~cabinet.table.remote.RemoteMatch` the table process plays."""
 
     number: int | None
+    seed: int
     start_abs_ns: int
     humans: tuple[int, ...]
     events: list[Event]

@@ -19,6 +19,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +134,25 @@ def _size(text: str) -> tuple[int, int]:
 
 def full_screen(windowed: bool, is_pi: bool, video_driver: str) -> bool:
     """Full screen unless ``--windowed``: on a Pi, and on any console SDL draws on
-    directly (``kmsdrm``: no desktop, no window manager, so a window would be a corner of
-    the screen), e.g. the virtual Pi's."""
-    return not windowed and (is_pi or video_driver == "kmsdrm")
+    directly (``kmsdrm``, which ``pygame.display.get_driver()`` names ``KMSDRM``: no
+    desktop, no window manager, so a window would be a corner of the screen), e.g. the
+    virtual Pi's."""
+    return not windowed and (is_pi or video_driver.lower() == "kmsdrm")
+
+
+RENDER_DRIVER_VAR = "SDL_RENDER_DRIVER"
+
+
+def render_driver(video_driver: str, environ: Mapping[str, str]) -> str | None:
+    """The SDL renderer to ask for, or ``None`` to leave SDL's choice (or the operator's).
+
+    On ``kmsdrm``, ``opengles2``: SDL tries its desktop OpenGL renderer first, and on a
+    console with no libGL (Raspberry Pi OS Lite, plain Debian) that one is "created" anyway
+    and draws nothing: a black screen. GLES is what the Pi's GPU and Mesa provide, and what
+    the installer installs (found in the virtual Pi, docs/virtual-pi.md)."""
+    if video_driver.lower() != "kmsdrm" or environ.get(RENDER_DRIVER_VAR):
+        return None
+    return "opengles2"
 
 
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
@@ -273,7 +290,11 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     pygame.display.init()
     pygame.font.init()
     cleanup.callback(pygame.quit)
-    full = full_screen(args.windowed, platform.is_pi, pygame.display.get_driver())
+    video_driver = pygame.display.get_driver()
+    full = full_screen(args.windowed, platform.is_pi, video_driver)
+    renderer = render_driver(video_driver, os.environ)
+    if renderer is not None:  # read by SDL when set_mode makes the window's surface
+        os.environ[RENDER_DRIVER_VAR] = renderer
     resolution = stored.get(RESOLUTION)
     stored_size = None if resolution == "auto" else _size(resolution)
     size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)

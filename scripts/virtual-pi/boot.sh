@@ -4,6 +4,7 @@
 #
 #   agent.sock    the guest agent (one shell command a line; see guest/virtual-pi-agent)
 #   monitor.sock  QEMU's monitor (screendump for a screenshot, system_reset, quit)
+#   vnc.sock      the screen, for a VNC viewer
 #   console.log   the guest's serial console
 #
 # The guest's USB serial adapter (/dev/ttyUSB0 inside) is wired to LED_TTY on the host: the
@@ -23,8 +24,10 @@ args=(
   -kernel "$image/vmlinuz" -initrd "$image/initrd.img"
   -append "root=/dev/vda rw console=ttyAMA0 loglevel=4"
   -drive "file=$run/disk.qcow2,if=virtio,format=qcow2"
-  # The screen: virtio-gpu is /dev/dri/card0 in the guest; screendump reads it.
-  -device virtio-gpu-pci -display none
+  # The screen: a plain KMS display (bochs-display, /dev/dri/card0 in the guest, no 3D: the
+  # guest's Mesa renders GLES in software), whose memory screendump reads. A VNC server on
+  # a socket lets a person look (docs/virtual-pi.md) and gives QEMU a display to refresh.
+  -device bochs-display,romfile= -display none -vnc "unix:$run/vnc.sock"
   # USB: the light board's serial adapter (host pty) and, when given, a stick.
   -device qemu-xhci -device usb-serial,chardev=led -chardev "serial,id=led,path=$led"
   # The agent's channel, and the package registries through user-mode networking.

@@ -19,7 +19,8 @@ fail() {
   exit 1
 }
 
-image=$("$HERE/image.sh")
+# VIRTUAL_PI_IMAGE: an image folder made earlier by image.sh (working on these scripts).
+image=${VIRTUAL_PI_IMAGE:-$("$HERE/image.sh")}
 
 say "USB stick: the cabinet's wheel, the wheels it needs for Python 3.13 on aarch64, deploy/"
 stick=$RUN/stick

@@ -66,6 +66,18 @@ def test_full_screen_on_a_pi_and_on_any_kmsdrm_console() -> None:
 
     assert full_screen(windowed=False, is_pi=True, video_driver="x11")
     assert full_screen(windowed=False, is_pi=False, video_driver="kmsdrm")  # the virtual Pi
+    assert full_screen(windowed=False, is_pi=False, video_driver="KMSDRM")  # as SDL names it
     assert not full_screen(windowed=False, is_pi=False, video_driver="x11")  # a desktop
     assert not full_screen(windowed=False, is_pi=False, video_driver="dummy")
     assert not full_screen(windowed=True, is_pi=True, video_driver="kmsdrm")
+
+
+def test_gles_is_asked_for_on_a_console_unless_the_operator_chose() -> None:
+    from cabinet.commands.run import render_driver
+
+    # SDL's first choice, desktop OpenGL, draws black on a console with no libGL.
+    assert render_driver("KMSDRM", {}) == "opengles2"
+    assert render_driver("kmsdrm", {"SDL_RENDER_DRIVER": ""}) == "opengles2"
+    assert render_driver("KMSDRM", {"SDL_RENDER_DRIVER": "software"}) is None
+    assert render_driver("x11", {}) is None  # a desktop has its GL
+    assert render_driver("dummy", {}) is None

@@ -43,10 +43,11 @@ Options:
   --dry-run          print what would be done and change nothing (no root needed)
   -h, --help         this help
 
-The unit runs these two itself (ExecStartPre and ExecStartPost):
-  --boot-check       before each start: make sure 'current' is complete; roll back a new
-                     version that failed to start $MAX_FAILED_STARTS times in a row
-  --boot-ok          once the cabinet has started: the new version is no longer on trial
+Run by the unit before each start (ExecStartPre), and by hand:
+  --boot-check       make sure 'current' is complete; end a new version's trial once it has
+                     drawn its first frame; roll back a new version that failed to start
+                     $MAX_FAILED_STARTS times in a row
+  --boot-ok          say by hand that the new version started: it is no longer on trial
 EOF
 }
 

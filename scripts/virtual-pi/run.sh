@@ -3,7 +3,9 @@
 # wheels it needs on a virtual USB stick, boot the guest with the light board's firmware
 # simulator on its USB serial adapter, install with the real deploy/install.sh from the
 # stick as an operator would, start the unit (kmsdrm, the gpio backend on the simulated
-# chip), and check it reaches attract mode and the screen is not black.
+# chip), play a game through the simulated lines (a race among it), compare the screen
+# with a frame drawn headless, check the record, the race and the lights, reboot into
+# attract, update to a next version from the stick and roll back. Writes RUN/report.json.
 #
 #     sudo scripts/virtual-pi/run.sh [RUN_DIR]          (docs/virtual-pi.md)
 set -euo pipefail
@@ -25,7 +27,7 @@ image=${VIRTUAL_PI_IMAGE:-$("$HERE/image.sh")}
 say "USB stick: the cabinet's wheel, the wheels it needs for Python 3.13 on aarch64, deploy/"
 stick=$RUN/stick
 rm -rf "$stick"
-mkdir -p "$stick/wheels"
+mkdir -p "$stick/wheels" "$stick/virtual-pi"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels" "$REPO"
 platforms=(--platform manylinux2014_aarch64)
 for v in $(seq 17 36); do platforms+=(--platform "manylinux_2_${v}_aarch64"); done
@@ -35,52 +37,112 @@ cabinet_wheel=$(find "$stick/wheels" -name 'spit_cabinet-*.whl' -print -quit)
   --dest "$stick/wheels" "${cabinet_wheel}[flash]"
 cp "$image"/wheels/*.whl "$stick/wheels/"
 cp -r "$REPO/deploy" "$stick/deploy"
+# The next version, for the update: the same source under a version number one higher.
+next_src=$RUN/next-src
+rm -rf "$next_src" "$stick/wheels-next"
+mkdir -p "$next_src"
+(cd "$REPO" && git ls-files -z | xargs -0 cp --parents -t "$next_src")
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/pyproject.toml")
+next_version=$version.post1
+sed -i "s/^version = \"$version\"\$/version = \"$next_version\"/" "$next_src/pyproject.toml"
+mkdir -p "$stick/wheels-next"
+"$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels-next" "$next_src"
+find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
+cp "$HERE/play.py" "$stick/virtual-pi/"
+printf '[cabinet]\nled_port = "/dev/ttyUSB0"\n' >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
-mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 512M
+mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G
 
-say "the light board: the firmware simulator on a pty"
-"$PYTHON" -m firmware_bridge.sim --link "$RUN/led" >"$RUN/led.log" 2>&1 &
+say "the light board: the firmware simulator on a pty, logging what its lights show"
+rm -f "$RUN/lights.jsonl"
+"$PYTHON" -m firmware_bridge.sim --link "$RUN/led" --log "$RUN/lights.jsonl" >"$RUN/led.log" 2>&1 &
 echo $! >"$RUN/led.pid"
 for _ in $(seq 100); do [[ -e $RUN/led ]] && break; sleep 0.1; done
 [[ -e $RUN/led ]] || fail "the firmware simulator did not start: $(cat "$RUN/led.log")"
 
 say "boot"
 start=$SECONDS
+rm -f "$RUN/disk.qcow2"
 "$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img" >/dev/null
 agent() { "$PYTHON" "$HERE/agent.py" "$RUN" "$@"; }
 agent "uname -r" || fail "the guest did not come up (console: $RUN/console.log)"
 say "guest up in $((SECONDS - start)) s"
-agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the GPU missing"
+agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the screen missing"
 
 say "install with deploy/install.sh from the stick"
 agent "mkdir -p /media/usb && mount /dev/disk/by-label/STICK /media/usb" || fail "no stick"
-agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 ||
-  fail "install.sh failed"
+start=$SECONDS
+agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 >"$RUN/install.log" ||
+  fail "install.sh failed: $(tail -n 30 "$RUN/install.log")"
+install_s=$((SECONDS - start))
+say "installed in $install_s s"
+BIN=/opt/spit-cabinet/current/venv/bin
+PY="env PYGAME_HIDE_SUPPORT_PROMPT=1 $BIN/python /media/usb/virtual-pi/play.py"
+agent "runuser -u spit -- env SPIT_CABINET_DATA=/var/lib/spit-cabinet $BIN/spit-cabinet settings import /media/usb/virtual-pi/settings.toml" ||
+  fail "the settings (the light board's port) were not imported"
 agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
-agent "journalctl -u spit-cabinet --no-pager | tail -n 20"
 
-say "attract mode on kmsdrm, buttons on the simulated chip"
+say "attract mode on kmsdrm, buttons on the simulated chip, the light board on ttyUSB0"
+running() {
+  agent "journalctl -b -u spit-cabinet --no-pager | grep -q 'running: input gpio' && systemctl is-active -q spit-cabinet"
+}
+for _ in $(seq 60); do running && break; sleep 2; done
+running || fail "the cabinet did not start on the gpio backend: $(agent 'journalctl -u spit-cabinet --no-pager | tail -n 30')"
+if agent "journalctl -b -u spit-cabinet --no-pager | grep 'no LED board found'"; then
+  fail "the cabinet did not use the light board on /dev/ttyUSB0"
+fi
+
+screendump() {
+  rm -f "$1"
+  printf 'screendump %s\n' "$1" | socat - "UNIX-CONNECT:$RUN/monitor.sock" >/dev/null
+  for _ in $(seq 50); do [[ -s $1 ]] && break; sleep 0.1; done
+}
+
+say "play: join, then a dozen plays through the simulated lines"
+agent "$PY start /root/play --pause-after 12" --timeout 900 >"$RUN/play-start.log" ||
+  fail "the presser could not start a game: $(cat "$RUN/play-start.log")"
+sleep 3 # the last play's animation ends
+screendump "$RUN/play.ppm"
+"$PYTHON" "$HERE/play.py" grid "$RUN/play.ppm" >"$RUN/screen-grid.json"
+size=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["size"])' "$RUN/screen-grid.json")
+agent "$PY render /root/play --size $size" --timeout 300 | tail -n 1 >"$RUN/render-grid.json" ||
+  fail "the presser could not draw the moment headless"
+
+say "play: to the end, then the record, the replay and the race"
+agent "$PY finish /root/play" --timeout 1800 | tail -n 1 >"$RUN/play.json" || true
+
+say "reboot: back into attract by itself"
+boot_id=$(agent "cat /proc/sys/kernel/random/boot_id")
+agent "systemctl reboot --no-block" || true
+sleep 10
 for _ in $(seq 120); do
-  if agent "journalctl -u spit-cabinet --no-pager | grep -q 'running: input gpio'"; then
-    break
-  fi
+  now_id=$(agent "cat /proc/sys/kernel/random/boot_id" 2>/dev/null || true)
+  [[ -n $now_id && $now_id != "$boot_id" ]] && break
+  sleep 2
 done
-agent "journalctl -u spit-cabinet --no-pager | grep 'running: input gpio'" ||
-  fail "the cabinet did not start on the gpio backend: $(agent 'journalctl -u spit-cabinet --no-pager | tail -n 30')"
-agent "systemctl is-active spit-cabinet" || fail "the unit is not active"
+[[ $now_id != "$boot_id" ]] || fail "the guest did not reboot"
+for _ in $(seq 90); do running && break; sleep 2; done
+running || fail "the cabinet did not come back after the reboot"
+ready_us=$(agent "systemctl show -p ActiveEnterTimestampMonotonic --value spit-cabinet")
+sleep 3
+screendump "$RUN/after-reboot.ppm"
+"$PYTHON" "$HERE/play.py" grid "$RUN/after-reboot.ppm" >"$RUN/after-reboot-grid.json"
 
-say "screenshot"
-printf 'screendump %s\n' "$RUN/screen.ppm" | socat - "UNIX-CONNECT:$RUN/monitor.sock" >/dev/null
-for _ in $(seq 50); do [[ -s $RUN/screen.ppm ]] && break; sleep 0.1; done
-"$PYTHON" - "$RUN/screen.ppm" <<'PY' || fail "the screen is black: $RUN/screen.ppm"
-import sys
-data = open(sys.argv[1], "rb").read()
-# P6 header: magic, width, height, maxval, each separated by whitespace.
-fields = data.split(maxsplit=4)
-width, height = int(fields[1]), int(fields[2])
-pixels = fields[4]
-lit = sum(1 for i in range(0, len(pixels), 3 * 97) if any(pixels[i : i + 3]))
-print(f"screen {width}x{height}: {lit} of {len(pixels) // (3 * 97)} sampled pixels lit")
-sys.exit(0 if lit > 0 else 1)
-PY
-say "the virtual Pi runs the cabinet: $RUN (stop it: echo quit | socat - UNIX-CONNECT:$RUN/monitor.sock)"
+say "update to $next_version from the stick, then roll back"
+installed() { agent "$BIN/python -c 'import importlib.metadata as m; print(m.version(\"spit-cabinet\"))'"; }
+agent "mkdir -p /media/usb && (mountpoint -q /media/usb || mount /dev/disk/by-label/STICK /media/usb)"
+agent "spit-cabinet-update --from /media/usb/wheels-next" --timeout 1800 >"$RUN/update.log" ||
+  fail "the update failed: $(tail -n 30 "$RUN/update.log")"
+for _ in $(seq 60); do running && break; sleep 2; done
+updated=$(installed)
+updated_started=$(agent "cat /run/spit-cabinet/started; echo; readlink /opt/spit-cabinet/current")
+agent "spit-cabinet-update --rollback" --timeout 600 >"$RUN/rollback.log" ||
+  fail "the rollback failed: $(tail -n 30 "$RUN/rollback.log")"
+sleep 5
+for _ in $(seq 60); do running && break; sleep 2; done
+rolled_back=$(installed)
+
+say "report"
+"$PYTHON" "$HERE/report.py" "$RUN" --ready-us "$ready_us" --install-s "$install_s" \
+  --versions "$version" "$next_version" "$updated" "$rolled_back" \
+  --updated-started "$updated_started"

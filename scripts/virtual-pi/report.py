@@ -1,0 +1,109 @@
+"""The virtual Pi's verdict: reads what run.sh gathered in RUN and checks it.
+
+    python report.py RUN --ready-us US --install-s S --versions V V_NEXT UPDATED ROLLED_BACK
+                         --updated-started TEXT
+
+Writes RUN/report.json and prints one line per check; exits 1 if any failed. The checks:
+the presser's (play.json: the game recorded as it ended, the replay, the race); the
+screen matches a frame drawn headless from the same moment (a 32×20 grid of mean colours,
+most cells within MATCH_LEVELS) and is far from black; the light board showed STUCK and
+SPIT; after the reboot the cabinet drew attract by itself; the update ran the next version
+and the rollback the first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+MATCH_LEVELS = 40
+"""A cell matches when no channel of its mean colour is further than this (of 255)."""
+MATCH_SHARE = 0.85
+"""The share of cells that must match: the frames differ where time shows (motion)."""
+LIT_LEVEL = 24
+"""A cell is lit (not black) when a channel's mean is above this."""
+
+
+def matching(a: list[list[int]], b: list[list[int]]) -> float:
+    same = sum(
+        1
+        for x, y in zip(a, b, strict=True)
+        if max(abs(p - q) for p, q in zip(x, y, strict=True)) <= MATCH_LEVELS
+    )
+    return same / len(a)
+
+
+def lit(cells: list[list[int]]) -> float:
+    return sum(1 for c in cells if max(c) > LIT_LEVEL) / len(cells)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--ready-us", type=int, required=True)
+    parser.add_argument("--install-s", type=int, required=True)
+    parser.add_argument("--versions", nargs=4, required=True)
+    parser.add_argument("--updated-started", required=True)
+    args = parser.parse_args()
+    run: Path = args.run
+    checks: dict[str, bool] = {}
+    report: dict[str, Any] = {"install_s": args.install_s}
+
+    try:
+        play = json.loads((run / "play.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        play = {"error": f"no report from the presser: {exc}"}
+    report["play"] = play
+    for name, ok in play.get("checks", {"the presser finished the game": False}).items():
+        checks[f"game: {name}"] = ok
+
+    screen = json.loads((run / "screen-grid.json").read_text(encoding="utf-8"))["grid"]
+    drawn = json.loads((run / "render-grid.json").read_text(encoding="utf-8"))
+    report["screen"] = {
+        "matching_cells": round(matching(screen, drawn), 3),
+        "lit": round(lit(screen), 3),
+    }
+    checks["screen: the play screen, as drawn headless from the same moment"] = (
+        matching(screen, drawn) >= MATCH_SHARE
+    )
+    checks["screen: not black"] = lit(screen) > 0.5
+
+    lights = [
+        json.loads(line)["lit"]
+        for line in (run / "lights.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    report["lights"] = {"changes": len(lights)}
+    checks["lights: STUCK shown on the board"] = any({"stuck1", "stuck2"} & set(s) for s in lights)
+    checks["lights: SPIT shown on the board"] = any("spit" in s for s in lights)
+
+    after = json.loads((run / "after-reboot-grid.json").read_text(encoding="utf-8"))["grid"]
+    report["reboot"] = {
+        "kernel_to_first_frame_s": round(args.ready_us / 1e6, 1),
+        "lit": round(lit(after), 3),
+    }
+    checks["reboot: the cabinet drew its first frame by itself"] = args.ready_us > 0
+    checks["reboot: the screen is not black"] = lit(after) > 0.5
+
+    version, next_version, updated, rolled_back = args.versions
+    report["update"] = {
+        "updated": updated,
+        "rolled_back": rolled_back,
+        "started": args.updated_started,
+    }
+    checks[f"update: {next_version} runs"] = updated == next_version
+    checks[f"rollback: {version} runs again"] = rolled_back == version
+
+    report["checks"] = checks
+    (run / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    for name, ok in checks.items():
+        print(f"{'ok  ' if ok else 'FAIL'} {name}")
+    print(json.dumps({k: v for k, v in report.items() if k != "checks"}))
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

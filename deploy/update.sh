@@ -13,7 +13,8 @@
 # it also runs from a checkout (sudo ./deploy/update.sh). docs/install-pi.md, 'Updating'.
 set -euo pipefail
 
-HERE=$(dirname "${BASH_SOURCE[0]}")
+# Its own folder, also when run through the spit-cabinet-update link install.sh makes.
+HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$HERE/lib.sh"
 # shellcheck source-path=SCRIPTDIR source=versions.sh

@@ -30,10 +30,10 @@ args=(
   -device bochs-display,romfile= -display none -vnc "unix:$run/vnc.sock"
   # USB: the light board's serial adapter (host pty) and, when given, a stick.
   -device qemu-xhci -device usb-serial,chardev=led -chardev "serial,id=led,path=$led"
-  # The agent's channel, and the package registries through user-mode networking.
+  # The agent's channel. No network: everything the guest installs comes on the stick.
   -device virtio-serial-pci -device virtserialport,chardev=agent,name=agent
   -chardev "socket,id=agent,path=$run/agent.sock,server=on,wait=off"
-  -nic user,model=virtio-net-pci
+  -nic none
   -serial "file:$run/console.log"
   -monitor "unix:$run/monitor.sock,server=on,wait=off"
   -pidfile "$run/qemu.pid" -daemonize

@@ -278,6 +278,7 @@ def start(out: Path, pause_after: int) -> int:
 
 
 def render(out: Path, size: tuple[int, int]) -> int:
+    """Print the grids of the saved moment and of the deal, drawn headless (JSON)."""
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     import pygame
 
@@ -287,20 +288,22 @@ def render(out: Path, size: tuple[int, int]) -> int:
     from cabinet.i18n import Translator, font_path
 
     state = json.loads((out / "state.json").read_text(encoding="utf-8"))
-    presser_state = dict(state, edges=list(state["edges"]))
-    match = Presser.__new__(Presser)
-    Presser.__init__(match, out, presser_state)
+    now = Presser(out, dict(state, edges=list(state["edges"])))
+    dealt = Presser(out, dict(state, edges=[]))
+    dealt.match.advance(state["start_ns"] + 1)
     pygame.display.init()
     pygame.font.init()
-    surface = pygame.Surface(size)
     tr = Translator("en")
     labels = TableLabels(
         (tr.t("play.player", player=1), tr.t("play.player", player=2)), tr.t("play.stuck")
     )
-    view = table_view(match.match.state(), labels)
-    Renderer(surface, Orientation.UPRIGHT, font_path()).draw(view, time.monotonic_ns())
-    rgb = pygame.image.tobytes(surface, "RGB")
-    print(json.dumps(grid(rgb, *size)))
+    grids = {}
+    for name, presser in (("now", now), ("dealt", dealt)):
+        surface = pygame.Surface(size)
+        view = table_view(presser.match.state(), labels)
+        Renderer(surface, Orientation.UPRIGHT, font_path()).draw(view, time.monotonic_ns())
+        grids[name] = grid(pygame.image.tobytes(surface, "RGB"), *size)
+    print(json.dumps(grids))
     return 0
 
 

@@ -38,6 +38,20 @@ def checkout(tmp_path: Path) -> tuple[Path, Path]:
     return upstream, clone
 
 
+def test_the_updater_runs_through_the_link_install_sh_makes(
+    tmp_path: Path, wheelhouse: Path
+) -> None:
+    # install.sh links /usr/local/sbin/spit-cabinet-update to INSTALL_DIR/bin/update.sh: run
+    # through the link, the script must still find lib.sh and versions.sh beside itself
+    # (it did not, found on the virtual Pi).
+    link = tmp_path / "sbin" / "spit-cabinet-update"
+    link.parent.mkdir()
+    link.symlink_to(UPDATE)
+    done = run(["bash", link, "--dry-run", "--from", wheelhouse, "--install-dir", tmp_path / "opt"])
+    assert done.returncode == 0, done.stderr
+    assert any(line.startswith("+ ") and "pip install" in line for line in done.stdout.splitlines())
+
+
 def test_dry_run_plan_installs_beside_switches_then_flashes_and_starts(
     tmp_path: Path, wheelhouse: Path
 ) -> None:

@@ -92,8 +92,8 @@ say "lgpio wheel"
 # for this network), and built in the chroot with no network.
 dl=$root/tmp/lgpio-src
 mkdir -p "$dl"
-python3 -m pip download --quiet --no-deps --no-binary :all: --dest "$dl" lgpio >&2
-python3 -m pip download --quiet --only-binary :all: --dest "$dl" setuptools wheel >&2
+"${PYTHON:-python3}" -m pip download --quiet --no-deps --no-binary :all: --dest "$dl" lgpio >&2
+"${PYTHON:-python3}" -m pip download --quiet --only-binary :all: --dest "$dl" setuptools wheel >&2
 chroot "$root" sh -c 'python3 -m venv /tmp/lgpio-venv &&
   PYPI=1 /tmp/lgpio-venv/bin/pip wheel --quiet --no-index --find-links /tmp/lgpio-src \
     --no-deps -w /tmp/lgpio-wheel /tmp/lgpio-src/lgpio-*.tar.gz' >&2
@@ -125,5 +125,7 @@ cp "$root/boot/initrd.img-$kernel" "$out/initrd.img"
 cp -r "$work/wheels" "$out/wheels"
 mkfs.ext4 -q -L root -d "$root" "$out/root.img" "$IMAGE_SIZE"
 printf 'kernel %s\nbuilt %s\n' "$kernel" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$out/COMPLETE"
+# Images of older scripts are never used again: a few GB each, so they go.
+find "$CACHE" -mindepth 1 -maxdepth 1 -name 'image-*' ! -path "$out" -exec rm -rf {} +
 say "image done in $((SECONDS - start)) s: $out"
 printf '%s\n' "$out"

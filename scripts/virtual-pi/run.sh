@@ -13,7 +13,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 RUN=${1:-$(mktemp -d "${TMPDIR:-/tmp}/virtual-pi-run.XXXXXX")}
-PYTHON=${PYTHON:-python3}
+# The project's own Python (pip, and the firmware simulator): the test line's .venv.
+PYTHON=${PYTHON:-$REPO/.venv/bin/python}
+[[ -x $PYTHON ]] || PYTHON=python3
+export PYTHON
 mkdir -p "$RUN"
 say() { printf '== %s\n' "$*" >&2; }
 fail() {
@@ -22,7 +25,12 @@ fail() {
 }
 
 # VIRTUAL_PI_IMAGE: an image folder made earlier by image.sh (working on these scripts).
+run_start=$SECONDS
+: >"$RUN/timings.txt"
+took() { printf '%s %s\n' "$1" "$2" >>"$RUN/timings.txt"; }
+start=$SECONDS
 image=${VIRTUAL_PI_IMAGE:-$("$HERE/image.sh")}
+took image $((SECONDS - start))
 
 say "USB stick: the cabinet's wheel, the wheels it needs for Python 3.13 on aarch64, deploy/"
 stick=$RUN/stick
@@ -66,6 +74,7 @@ rm -f "$RUN/disk.qcow2"
 "$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img" >/dev/null
 agent() { "$PYTHON" "$HERE/agent.py" "$RUN" "$@"; }
 agent "uname -r" || fail "the guest did not come up (console: $RUN/console.log)"
+took boot $((SECONDS - start))
 say "guest up in $((SECONDS - start)) s"
 agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the screen missing"
 
@@ -74,8 +83,8 @@ agent "mkdir -p /media/usb && mount /dev/disk/by-label/STICK /media/usb" || fail
 start=$SECONDS
 agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 >"$RUN/install.log" ||
   fail "install.sh failed: $(tail -n 30 "$RUN/install.log")"
-install_s=$((SECONDS - start))
-say "installed in $install_s s"
+took install $((SECONDS - start))
+say "installed in $((SECONDS - start)) s"
 BIN=/opt/spit-cabinet/current/venv/bin
 PY="env PYGAME_HIDE_SUPPORT_PROMPT=1 $BIN/python /media/usb/virtual-pi/play.py"
 agent "runuser -u spit -- env SPIT_CABINET_DATA=/var/lib/spit-cabinet $BIN/spit-cabinet settings import /media/usb/virtual-pi/settings.toml" ||
@@ -99,6 +108,7 @@ screendump() {
 }
 
 say "play: join, then a dozen plays through the simulated lines"
+start=$SECONDS
 agent "$PY start /root/play --pause-after 12" --timeout 900 >"$RUN/play-start.log" ||
   fail "the presser could not start a game: $(cat "$RUN/play-start.log")"
 sleep 3 # the last play's animation ends
@@ -110,10 +120,12 @@ agent "$PY render /root/play --size $size" --timeout 300 | tail -n 1 >"$RUN/rend
 
 say "play: to the end, then the record, the replay and the race"
 agent "$PY finish /root/play" --timeout 1800 | tail -n 1 >"$RUN/play.json" || true
+took game $((SECONDS - start))
 
 say "reboot: back into attract by itself"
 boot_id=$(agent "cat /proc/sys/kernel/random/boot_id")
-agent "systemctl reboot --no-block" || true
+start=$SECONDS
+agent "systemctl reboot --no-block 2>/dev/null" || true
 sleep 10
 for _ in $(seq 120); do
   now_id=$(agent "cat /proc/sys/kernel/random/boot_id" 2>/dev/null || true)
@@ -123,26 +135,39 @@ done
 [[ $now_id != "$boot_id" ]] || fail "the guest did not reboot"
 for _ in $(seq 90); do running && break; sleep 2; done
 running || fail "the cabinet did not come back after the reboot"
+took reboot $((SECONDS - start))
 ready_us=$(agent "systemctl show -p ActiveEnterTimestampMonotonic --value spit-cabinet")
+took kernel_to_first_frame "$(awk -v us="$ready_us" 'BEGIN { printf "%.1f", us / 1e6 }')"
 sleep 3
 screendump "$RUN/after-reboot.ppm"
 "$PYTHON" "$HERE/play.py" grid "$RUN/after-reboot.ppm" >"$RUN/after-reboot-grid.json"
 
 say "update to $next_version from the stick, then roll back"
-installed() { agent "$BIN/python -c 'import importlib.metadata as m; print(m.version(\"spit-cabinet\"))'"; }
+# The version that runs: the one 'current' points to, once it has drawn its first frame
+# (the cabinet writes its version to the started file then).
+runs() {
+  for _ in $(seq 90); do
+    # shellcheck disable=SC2016 # expanded in the guest
+    if agent '[ "$(cat /run/spit-cabinet/started 2>/dev/null)" = "$(basename "$(readlink /opt/spit-cabinet/current)")" ]'; then
+      agent "$BIN/python -c 'import importlib.metadata as m; print(m.version(\"spit-cabinet\"))'"
+      return
+    fi
+    sleep 2
+  done
+  echo "none started"
+}
 agent "mkdir -p /media/usb && (mountpoint -q /media/usb || mount /dev/disk/by-label/STICK /media/usb)"
+start=$SECONDS
 agent "spit-cabinet-update --from /media/usb/wheels-next" --timeout 1800 >"$RUN/update.log" ||
   fail "the update failed: $(tail -n 30 "$RUN/update.log")"
-for _ in $(seq 60); do running && break; sleep 2; done
-updated=$(installed)
-updated_started=$(agent "cat /run/spit-cabinet/started; echo; readlink /opt/spit-cabinet/current")
+updated=$(runs)
+took update $((SECONDS - start))
+start=$SECONDS
 agent "spit-cabinet-update --rollback" --timeout 600 >"$RUN/rollback.log" ||
   fail "the rollback failed: $(tail -n 30 "$RUN/rollback.log")"
-sleep 5
-for _ in $(seq 60); do running && break; sleep 2; done
-rolled_back=$(installed)
+rolled_back=$(runs)
+took rollback $((SECONDS - start))
 
 say "report"
-"$PYTHON" "$HERE/report.py" "$RUN" --ready-us "$ready_us" --install-s "$install_s" \
-  --versions "$version" "$next_version" "$updated" "$rolled_back" \
-  --updated-started "$updated_started"
+took total $((SECONDS - run_start))
+"$PYTHON" "$HERE/report.py" "$RUN" --versions "$version" "$next_version" "$updated" "$rolled_back"

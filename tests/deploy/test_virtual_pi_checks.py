@@ -1,0 +1,165 @@
+"""The virtual Pi's checks themselves (scripts/virtual-pi/play.py's grid, report.py's
+verdict): a check that cannot fail proves nothing, so each is shown failing here too."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "virtual-pi"
+
+
+def load(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"virtual_pi_{name}", SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+play = load("play")
+
+GREEN, CARD, BLACK = (14, 95, 61), (246, 244, 236), (0, 0, 0)
+
+
+def image(width: int, height: int, card: tuple[int, int, int, int] | None) -> bytes:
+    """Green felt with one card-coloured rectangle (x0, y0, x1, y1), as packed RGB."""
+    out = bytearray()
+    for y in range(height):
+        for x in range(width):
+            inside = card is not None and card[0] <= x < card[2] and card[1] <= y < card[3]
+            out += bytes(CARD if inside else GREEN)
+    return bytes(out)
+
+
+def test_the_grid_is_the_mean_colour_of_each_cell() -> None:
+    cols, rows = play.GRID
+    width, height = cols * 4, rows * 4
+    cells = play.grid(image(width, height, (0, 0, 4, 4)), width, height)
+    assert len(cells) == cols * rows
+    assert cells[0] == list(CARD)  # the top-left cell is all card
+    assert cells[1:] == [list(GREEN)] * (cols * rows - 1)
+
+
+def test_a_screendump_reads_as_its_pixels(tmp_path: Path) -> None:
+    width, height = 64, 40
+    rgb = image(width, height, (10, 10, 30, 30))
+    ppm = tmp_path / "screen.ppm"
+    ppm.write_bytes(b"P6\n%d %d\n255\n" % (width, height) + rgb)
+    assert play.read_ppm(ppm) == (rgb, width, height)
+    done = subprocess.run(
+        [sys.executable, SCRIPTS / "play.py", "grid", ppm], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["size"] == "64x40"
+    assert out["grid"] == play.grid(rgb, width, height)
+    ppm.write_bytes(b"P5\n2 2\n255\n\0\0\0\0")
+    with pytest.raises(ValueError, match="not an 8-bit binary PPM"):
+        play.read_ppm(ppm)
+
+
+def a_run(tmp_path: Path, **change: Any) -> Path:
+    """A run folder as run.sh leaves it after a good run, with ``change`` applied."""
+    width, height = 64, 40
+    now = play.grid(image(width, height, (10, 10, 30, 30)), width, height)
+    dealt = play.grid(image(width, height, (40, 10, 60, 30)), width, height)
+    screen = change.get("screen", now)
+    checks = {
+        "recorded as the presser's game ended": True,
+        "the race went to the earlier press": True,
+    }
+    checks.update(change.get("play_checks", {}))
+    files = {
+        "play.json": json.dumps({"plays": 70, "checks": checks}),
+        "screen-grid.json": json.dumps({"size": "64x40", "grid": screen}),
+        "render-grid.json": json.dumps({"now": now, "dealt": dealt}),
+        "after-reboot-grid.json": json.dumps({"size": "64x40", "grid": change.get("after", now)}),
+        "lights.jsonl": "".join(
+            json.dumps({"t_ms": i, "lit": lit}) + "\n"
+            for i, lit in enumerate(change.get("lights", [[], ["spit"], ["stuck2"], []]))
+        ),
+        "timings.txt": "boot 30\ninstall 100\nkernel_to_first_frame "
+        + change.get("first_frame", "21.5")
+        + "\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def verdict(run: Path) -> dict[str, bool]:
+    """report.py's checks on ``run``, where the update and the rollback went right."""
+    done = subprocess.run(
+        [sys.executable, SCRIPTS / "report.py", run, "--versions", "0.1.0", "0.1.0.post1",
+         "0.1.0.post1", "0.1.0"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    assert done.returncode == (0 if all(report["checks"].values()) else 1), done.stdout
+    return dict(report["checks"])
+
+
+def failed(checks: dict[str, bool]) -> list[str]:
+    return [name for name, ok in checks.items() if not ok]
+
+
+def test_a_good_run_passes_every_check(tmp_path: Path) -> None:
+    checks = verdict(a_run(tmp_path))
+    assert failed(checks) == []
+    assert "screen: the play screen, as drawn headless from the same moment" in checks
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["seconds"]["kernel_to_first_frame"] == 21.5
+
+
+BLACK_GRID = [list(BLACK)] * (play.GRID[0] * play.GRID[1])
+AS_DRAWN = "screen: the play screen, as drawn headless from the same moment"
+NOT_THE_DEAL = "screen: not the deal (the plays show)"
+RACE = "the race went to the earlier press"
+
+
+@pytest.mark.parametrize(
+    ("change", "failing"),
+    [
+        ({"screen": BLACK_GRID}, [AS_DRAWN, NOT_THE_DEAL, "screen: not black"]),
+        ({"play_checks": {RACE: False}}, [f"game: {RACE}"]),
+        ({"lights": [[], ["spit"]]}, ["lights: STUCK shown on the board"]),
+        ({"lights": [["stuck1"]]}, ["lights: SPIT shown on the board"]),
+        ({"after": BLACK_GRID}, ["reboot: the screen is not black"]),
+        ({"first_frame": "0"}, ["reboot: the cabinet drew its first frame by itself"]),
+    ],
+)  # fmt: skip
+def test_each_check_fails_on_its_own_fault(
+    tmp_path: Path, change: dict[str, Any], failing: list[str]
+) -> None:
+    assert failed(verdict(a_run(tmp_path, **change))) == failing
+
+
+def test_the_screen_of_the_deal_is_not_this_moment(tmp_path: Path) -> None:
+    width, height = 64, 40
+    dealt = play.grid(image(width, height, (40, 10, 60, 30)), width, height)
+    assert failed(verdict(a_run(tmp_path, screen=dealt))) == [AS_DRAWN, NOT_THE_DEAL]
+
+
+def test_an_update_that_does_not_run_the_next_version_fails(tmp_path: Path) -> None:
+    run = a_run(tmp_path)
+    done = subprocess.run(
+        [sys.executable, SCRIPTS / "report.py", run, "--versions", "0.1.0", "0.1.0.post1",
+         "none started", "0.1.0"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "FAIL update: 0.1.0.post1 runs" in done.stdout
+
+
+def test_no_report_from_the_presser_fails(tmp_path: Path) -> None:
+    run = a_run(tmp_path)
+    (run / "play.json").write_text("", encoding="utf-8")
+    assert failed(verdict(run)) == ["game: the presser finished the game"]

@@ -123,7 +123,7 @@ mkdir -p "$out"
 cp "$root/boot/vmlinuz-$kernel" "$out/vmlinuz"
 cp "$root/boot/initrd.img-$kernel" "$out/initrd.img"
 cp -r "$work/wheels" "$out/wheels"
-mkfs.ext4 -q -L root -d "$root" "$out/root.img" "$IMAGE_SIZE"
+mkfs.ext4 -q -L root -d "$root" "$out/root.img" "$IMAGE_SIZE" >&2 # stdout: only the folder
 printf 'kernel %s\nbuilt %s\n' "$kernel" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$out/COMPLETE"
 # Images of older scripts are never used again: a few GB each, so they go.
 find "$CACHE" -mindepth 1 -maxdepth 1 -name 'image-*' ! -path "$out" -exec rm -rf {} +

@@ -59,7 +59,7 @@ find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/
 cp "$HERE/play.py" "$stick/virtual-pi/"
 printf '[cabinet]\nled_port = "/dev/ttyUSB0"\n' >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
-mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G
+mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null
 
 say "the light board: the firmware simulator on a pty, logging what its lights show"
 rm -f "$RUN/lights.jsonl"

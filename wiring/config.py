@@ -56,6 +56,10 @@ TOP_LEVEL_KEYS: Final[tuple[str, ...]] = (*PLAYER_TABLES, OPERATOR_TABLE, ALLOW_
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
 
 
+MAX_CONFIG_CHARS = 1_000_000
+"""The longest override file read (characters): a whole pin map is about 1,500."""
+
+
 def load_config(path: str | Path, base: PinMap = DEFAULT_PIN_MAP) -> PinMap:
     """Read the override file at ``path`` and return ``base`` with its changes.
 
@@ -80,8 +84,15 @@ def parse_config(text: str, source: str | None = None, base: PinMap = DEFAULT_PI
     ``source`` names the document in errors (a file name). Raises a
     :class:`~wiring.errors.WiringError` subclass placed at the line of the offending key.
     """
+    if len(text) > MAX_CONFIG_CHARS:
+        raise ConfigError(
+            f"the file is {len(text):,} characters long; an override has at most "
+            f"{MAX_CONFIG_CHARS:,}"
+        ).located(source)
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError("not valid TOML: nested too deep").located(source) from None
     except tomllib.TOMLDecodeError as e:
         raise _syntax_error(e).located(source, _syntax_line(e, text)) from e
     return _Override(text, source).apply(data, base)
@@ -273,12 +284,17 @@ class _Override:
         return f"line {line}" if line is not None else "this file"
 
 
+SHOWN_CHARS = 60
+"""How much of a bad string an error repeats."""
+
+
 def _describe(value: object) -> str:
     """A value as a TOML reader would name it: ``the string '17'``, ``a table``..."""
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        shown = repr(value[:SHOWN_CHARS]) + ("…" if len(value) > SHOWN_CHARS else "")
+        return f"the string {shown}"
     if isinstance(value, float):
         return f"the decimal number {value}"
     if isinstance(value, dict):

@@ -2,8 +2,10 @@
 
 ``export FILE.toml`` writes every setting (``-`` for standard output); ``import
 FILE.toml`` checks the whole file and then changes the settings it holds, in one
-transaction, or changes nothing and names the bad key and line. Exit 0; 2 when a file
-cannot be read or is not valid; 1 when the database cannot be written.
+transaction, or changes nothing and names the bad key and line. ``show`` and ``export``
+read the database without changing it (not even a damaged one). Exit 0; 2 when a file
+cannot be read or is not valid; 1 when the database cannot be read (show, export) or
+written (import: locked, read-only, damaged or another program's).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cabinet.storage.database import Access
 from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import SETTINGS
@@ -43,10 +46,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # show and export read the database and change nothing; import changes it or says why
+    # it cannot (never a fallback in memory that would keep nothing).
+    access = Access.WRITE if args.action == "import" else Access.READ
     try:
-        store = CabinetStore.open(data_dir(args.data_dir))
+        store = CabinetStore.open(data_dir(args.data_dir), access=access)
     except StorageError as exc:
-        print(f"settings: {exc}", file=sys.stderr)
+        done = " (nothing was changed)" if access is Access.WRITE else ""
+        print(f"settings {args.action}: {exc}{done}", file=sys.stderr)
         return 1
     try:
         for problem in store.problems:
@@ -74,7 +81,7 @@ def _show(store: CabinetStore, *, as_json: bool) -> int:
             print(f"[{group.value}]")
         mark = "" if s.name not in changed else f"   (default {s.text(s.default)})"
         print(f"  {s.name:<{width}}  {s.text(store.settings.get(s))}{mark}")
-    where = store.path if store.path is not None else "memory (nothing is saved)"
+    where = store.path or store.db.read_from or "none yet (the defaults)"
     print(f"database: {where}")
     return 0
 

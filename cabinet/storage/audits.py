@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
 from cabinet.storage.database import Database, WallClock
+from cabinet.storage.problems import ProblemKind, StorageProblem
 from game.rules import MS
 
 log = logging.getLogger("cabinet.storage")
@@ -388,35 +389,62 @@ def counter_names(group: AuditGroup) -> list[str]:
     return [f"{group.value}.{name}" for name in _flatten(_COUNT_TYPES[group]())]
 
 
-def load_audits(db: Database, wall_clock: WallClock) -> Audits:
+def load_audits(db: Database, wall_clock: WallClock) -> tuple[Audits, list[StorageProblem]]:
     """Read the counters; a database without them yet starts them now (``wall_clock``)
-    and writes the groups' start times. Counters this program does not know are ignored."""
+    and writes the groups' start times. Counters this program does not know are ignored.
+    A row that cannot be read (a garbled time or count) is reported, and its group starts
+    again now, or its counter at 0: every other row is kept."""
     audits = Audits(wall_clock())
-    stored = dict(db.connection.execute("SELECT name, cleared_at FROM audit_groups"))
+    problems: list[StorageProblem] = []
+    stored: dict[str, datetime] = {}
+    for name, text in db.connection.execute("SELECT name, cleared_at FROM audit_groups"):
+        try:
+            cleared_at = datetime.fromisoformat(text)
+            if cleared_at.tzinfo is None:
+                raise ValueError("no time zone")
+        except (TypeError, ValueError):
+            problems.append(_unreadable(f"audit group {name!s:.40}'s last-cleared time"))
+            continue
+        stored[str(name)] = cleared_at
     missing = [g for g in AuditGroup if g.value not in stored]
-    if missing:
+    if missing and not db.in_memory:
         with db.transaction() as conn:
             for g in missing:
                 conn.execute(
-                    "INSERT INTO audit_groups (name, cleared_at) VALUES (?, ?)",
+                    "INSERT OR REPLACE INTO audit_groups (name, cleared_at) VALUES (?, ?)",
                     (g.value, audits.group(g).cleared_at.isoformat()),
                 )
-    rows = {
-        name: (current, lifetime)
-        for name, current, lifetime in db.connection.execute(
-            "SELECT name, current, lifetime FROM audit_counters"
-        )
-    }
+    rows: dict[str, tuple[int, int]] = {}
+    for name, current, lifetime in db.connection.execute(
+        "SELECT name, current, lifetime FROM audit_counters"
+    ):
+        if not (_counted(current) and _counted(lifetime)):
+            problems.append(_unreadable(f"audit counter {name!s:.40}"))
+        rows[str(name)] = (_int(current), _int(lifetime))
     for g in AuditGroup:
         audit = audits.group(g)
         if g.value in stored:
-            audit.cleared_at = datetime.fromisoformat(stored[g.value])
+            audit.cleared_at = stored[g.value]
         prefix = g.value + "."
-        current = {k[len(prefix) :]: _int(v[0]) for k, v in rows.items() if k.startswith(prefix)}
-        lifetime = {k[len(prefix) :]: _int(v[1]) for k, v in rows.items() if k.startswith(prefix)}
+        current = {k[len(prefix) :]: v[0] for k, v in rows.items() if k.startswith(prefix)}
+        lifetime = {k[len(prefix) :]: v[1] for k, v in rows.items() if k.startswith(prefix)}
         _assign(audit.current, current)
         _assign(audit.lifetime, lifetime)
-    return audits
+    for problem in problems:
+        log.warning("%s", problem.message)
+    return audits, problems
+
+
+def _unreadable(what: str) -> StorageProblem:
+    return StorageProblem(
+        ProblemKind.UNREADABLE_DATA,
+        f"the database's {what} cannot be read; it starts again from now (or 0)",
+        subject=what,
+    )
+
+
+def _counted(value: object) -> bool:
+    return isinstance(value, int) and value >= 0
 
 
 def _int(value: object) -> int:

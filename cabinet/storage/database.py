@@ -6,20 +6,35 @@ in the write-ahead log and fsynced before the call returns, and a power cut at a
 leaves either the whole transaction or none of it. Nothing is written outside a
 transaction.
 
-:func:`open_database` never fails on bad data: a file that is corrupt or unreadable is
-moved aside (renamed ``<name>.bad-<UTC time>``, with its ``-wal`` and ``-shm`` files) and a
-fresh database is started; if even that fails, an in-memory database keeps the cabinet
-running on defaults. Each such event is returned as a :class:`StorageProblem`.
+:func:`open_database` knows the cabinet's database by a mark it writes (SQLite's
+``application_id``, :data:`APPLICATION_ID`; a database from before the mark by its
+tables), checked through a read-only connection, so a file that is not the cabinet's is
+never changed. What it then does depends on who opens (:class:`Access`):
+
+- the cabinet (``RUN``) never fails on bad data: a file that is corrupt, unreadable or
+  another program's is moved aside untouched (renamed ``<name>.bad-<UTC time>``, with its
+  ``-wal``, ``-shm`` and ``-journal`` files) and a fresh database is started; a database
+  it may read but not write, or one another program keeps locked past the busy timeout,
+  is read into memory; if nothing works, an in-memory database runs on defaults. Each
+  such event is returned as a :class:`StorageProblem`, and nothing is saved in memory;
+- a command that changes the data (``WRITE``) gets a :class:`StorageError` with one line
+  saying why, instead of any of that: it sets nothing aside and never pretends to save;
+- a command that only reads (``READ``) reads the file through a read-only connection
+  (into memory), changing nothing, or gets a :class:`StorageError`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import enum
+import functools
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from cabinet.storage.problems import (
     DatabaseBusyError,
@@ -41,6 +56,25 @@ def utc_now() -> datetime:
 
 BUSY_TIMEOUT_S = 5.0
 """How long (s) a write waits for another connection's lock before giving up."""
+
+APPLICATION_ID = 0x53504954
+"""The mark in the database header (``PRAGMA application_id``, "SPIT" in ASCII) that says
+a file is the cabinet's database; see ``file`` or ``sqlite3 FILE 'PRAGMA application_id'``."""
+
+CABINET_TABLES = frozenset({"settings", "audit_groups", "audit_counters", "games"})
+"""The tables that make an unmarked database the cabinet's (written before the mark)."""
+
+
+class Access(enum.Enum):
+    """Who opens the database, which decides what happens to one it cannot use."""
+
+    RUN = "run"
+    """The cabinet: always starts; sets aside what it cannot use; falls back to memory."""
+    WRITE = "write"
+    """A command that changes the data: a clear error instead of any fallback."""
+    READ = "read"
+    """A command that reads: read-only, changes nothing; a clear error if it cannot."""
+
 
 #: The schema, one script per version: ``MIGRATIONS[n]`` takes a database from version n
 #: to version n + 1 (``PRAGMA user_version``). Append, never edit a released script.
@@ -83,6 +117,16 @@ class UnusableDatabaseError(Exception):
     """The file opened but cannot be used (corrupt, from a newer program, no WAL)."""
 
 
+#: What reading a damaged file raises: SQLite's errors, ours, and text that is not UTF-8.
+_UNREADABLE = (sqlite3.Error, UnusableDatabaseError, ValueError)
+
+
+def _lenient_text(raw: bytes) -> str:
+    """TEXT as ``str`` even when damage left bytes that are not UTF-8 (they show as
+    U+FFFD and fail the value's own checks, instead of failing the whole read)."""
+    return raw.decode("utf-8", "replace")
+
+
 class Database:
     """An open database connection, used from one thread (the cabinet's main loop).
 
@@ -90,12 +134,18 @@ class Database:
     fallback, which keeps nothing.
     """
 
-    def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
+    def __init__(
+        self, connection: sqlite3.Connection, path: Path | None, *, read_from: Path | None = None
+    ) -> None:
+        connection.text_factory = _lenient_text
         self.connection = connection
         self.path = path
+        self.read_from = read_from
+        """For a database read into memory (``path`` ``None``), the file it was read from."""
 
     @property
     def in_memory(self) -> bool:
+        """Nothing written is kept: it lives in memory only."""
         return self.path is None
 
     @contextlib.contextmanager
@@ -139,35 +189,86 @@ def _write_error(exc: sqlite3.Error) -> StorageError:
 
 
 def open_database(
-    path: Path, *, wall_clock: WallClock = utc_now, busy_timeout_s: float = BUSY_TIMEOUT_S
+    path: Path,
+    *,
+    access: Access = Access.RUN,
+    wall_clock: WallClock = utc_now,
+    busy_timeout_s: float = BUSY_TIMEOUT_S,
 ) -> tuple[Database, list[StorageProblem]]:
     """Open (or create) the database at ``path``, migrated to :data:`SCHEMA_VERSION`.
-    ``busy_timeout_s``: how long a write waits for another program's lock (s).
+    ``busy_timeout_s``: how long to wait for another program's lock (s).
 
-    Returns the database and the problems found. A corrupt or unreadable file is moved
-    aside (named with ``wall_clock``'s time) and a fresh one created; if no file can be
-    used, the database is in memory. Raises
-    :class:`~cabinet.storage.problems.DatabaseBusyError` only when another process
-    holds it locked (moving a database in use aside would lose its data).
+    Returns the database and the problems found (see the module's docstring for what
+    ``access`` changes). Raises :class:`~cabinet.storage.problems.StorageError` (or its
+    :class:`~cabinet.storage.problems.DatabaseBusyError`) only for ``WRITE`` and ``READ``.
     """
     problems: list[StorageProblem] = []
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return Database(_connect(path, busy_timeout_s), path), problems
-    except OSError as exc:
-        return _in_memory(problems, f"cannot create the data directory {path.parent}: {exc}")
-    except (sqlite3.Error, UnusableDatabaseError) as exc:
-        if getattr(exc, "sqlite_errorname", "") in _BUSY:
-            raise DatabaseBusyError(f"{path} is locked by another program: {exc}") from exc
-        reason = _describe(exc)
+    if access is Access.READ:
+        return _read_only(path, busy_timeout_s), problems
+    stranger = _not_ours(path, busy_timeout_s)
+    if stranger is None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return Database(_connect(path, busy_timeout_s), path), problems
+        except OSError as exc:
+            why = f"cannot create the data directory {path.parent}: {exc}"
+            if access is Access.WRITE:
+                raise StorageError(why) from exc
+            return _in_memory(problems, why)
+        except _UNREADABLE as exc:
+            name = getattr(exc, "sqlite_errorname", "")
+            if name in _BUSY:
+                if access is Access.WRITE:
+                    raise DatabaseBusyError(
+                        f"{path} is locked by another program (waited {busy_timeout_s:g} s)"
+                    ) from exc
+                return _read_into_memory(
+                    path, problems, busy_timeout_s, f"{path.name} is locked by another program"
+                )
+            if name == "SQLITE_READONLY" or (path.exists() and not _writable(path)):
+                if access is Access.WRITE:
+                    raise StorageError(f"{path} cannot be written (read-only)") from exc
+                return _read_into_memory(
+                    path, problems, busy_timeout_s, f"{path.name} cannot be written (read-only)"
+                )
+            if not _exists(path):
+                why = f"a database cannot be created in {path.parent}: {_describe(exc)}"
+                if access is Access.WRITE:
+                    raise StorageError(why) from exc
+                return _in_memory(problems, why)
+            stranger = _describe(exc)
+    if access is Access.WRITE:
+        raise StorageError(f"{path} is {stranger}: nothing was changed")
+    return _set_aside(path, stranger, problems, wall_clock, busy_timeout_s)
+
+
+def set_aside(
+    path: Path,
+    reason: str,
+    *,
+    wall_clock: WallClock = utc_now,
+    busy_timeout_s: float = BUSY_TIMEOUT_S,
+) -> tuple[Database, list[StorageProblem]]:
+    """Move the database at ``path`` aside untouched (it is ``reason``, e.g. "holding rows
+    the cabinet cannot read") and start a fresh one, for the cabinet (``RUN``)."""
+    return _set_aside(path, reason, [], wall_clock, busy_timeout_s)
+
+
+def _set_aside(
+    path: Path,
+    reason: str,
+    problems: list[StorageProblem],
+    wall_clock: WallClock,
+    busy_timeout_s: float,
+) -> tuple[Database, list[StorageProblem]]:
     try:
         moved = _move_aside(path, wall_clock())
     except OSError as exc:
         return _in_memory(problems, f"{path.name} is {reason} and cannot be moved aside: {exc}")
     problem = StorageProblem(
         ProblemKind.DATABASE_MOVED_ASIDE,
-        f"the database {path.name} was {reason}; it was moved aside to {moved.name} "
-        "and the cabinet starts on default settings with empty audits",
+        f"the database {path.name} was {reason}; it was moved aside untouched to "
+        f"{moved.name} and the cabinet starts on default settings with empty audits",
         subject=path.name,
         moved_to=moved,
     )
@@ -175,15 +276,129 @@ def open_database(
     problems.append(problem)
     try:
         return Database(_connect(path, busy_timeout_s), path), problems
-    except (sqlite3.Error, UnusableDatabaseError) as exc:
+    except _UNREADABLE as exc:
         return _in_memory(problems, f"a fresh {path.name} cannot be created: {_describe(exc)}")
+
+
+def _exists(path: Path) -> bool:
+    return any(path.with_name(path.name + suffix).exists() for suffix in ("", "-wal", "-journal"))
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _read_only_connection(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
+    """A connection that cannot change the file (SQLite's ``mode=ro``). With no WAL file
+    beside it, also ``immutable``: then SQLite makes no ``-shm`` or ``-wal`` files either.
+    (With one, a crash left transactions in it, which only a WAL reader sees.)"""
+    wal = path.with_name(path.name + "-wal").exists()
+    uri = "file:" + quote(str(path)) + ("?mode=ro" if wal else "?mode=ro&immutable=1")
+    return sqlite3.connect(uri, uri=True, isolation_level=None, timeout=busy_timeout_s)
+
+
+def _not_ours(path: Path, busy_timeout_s: float) -> str | None:
+    """``None`` when ``path`` is absent, empty or the cabinet's database; else what it is
+    ("another program's database (…)", "corrupt (…)"), found without changing it."""
+    try:
+        if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+            return None
+    except OSError as exc:
+        return f"unreadable ({exc})"
+    if not path.is_file():
+        return "unreadable (not a file)"
+    try:
+        conn = _read_only_connection(path, busy_timeout_s)
+    except sqlite3.Error as exc:
+        return _describe(exc)
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+        }
+    except _UNREADABLE as exc:
+        name = getattr(exc, "sqlite_errorname", "")
+        if name in _BUSY or name.startswith("SQLITE_READONLY") or name == "SQLITE_CANTOPEN":
+            return None  # the cabinet's own opening says what it is
+        return _describe(exc)
+    finally:
+        conn.close()
+    if app_id == APPLICATION_ID:
+        return None
+    if app_id == 0 and version >= 1 and tables >= CABINET_TABLES:
+        return None  # the cabinet's, from before the mark
+    if app_id == 0 and version == 0 and not tables:
+        return None  # an empty database: nothing in it to keep
+    mark = f"application id {app_id:#x}, " if app_id else ""
+    return (
+        f"another program's database ({mark}schema {version}, tables: "
+        + (", ".join(sorted(tables)[:5]) or "none")
+        + ")"
+    )
+
+
+def _read_only(path: Path, busy_timeout_s: float) -> Database:
+    """The database read into memory through a read-only connection (``READ``)."""
+    if not _exists(path):
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        migrate(conn)
+        return Database(conn, None)
+    stranger = _not_ours(path, busy_timeout_s)
+    if stranger is not None:
+        raise StorageError(f"{path} is {stranger}")
+    try:
+        return Database(_copy_into_memory(path, busy_timeout_s), None, read_from=path)
+    except _UNREADABLE as exc:
+        if getattr(exc, "sqlite_errorname", "") in _BUSY:
+            raise DatabaseBusyError(f"{path} is locked by another program") from exc
+        raise StorageError(f"{path} cannot be read: {_describe(exc)}") from exc
+
+
+def _copy_into_memory(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
+    source = _read_only_connection(path, busy_timeout_s)
+    memory = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        source.backup(memory)
+        version = memory.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise UnusableDatabaseError(
+                f"written by a newer program (schema {version}; this one reads up to "
+                f"{SCHEMA_VERSION})"
+            )
+        migrate(memory)
+    except BaseException:
+        memory.close()
+        raise
+    finally:
+        source.close()
+    return memory
+
+
+def _read_into_memory(
+    path: Path, problems: list[StorageProblem], busy_timeout_s: float, why: str
+) -> tuple[Database, list[StorageProblem]]:
+    """``RUN`` on a database it cannot write: its settings and audits read into memory."""
+    try:
+        conn = _copy_into_memory(path, busy_timeout_s)
+    except _UNREADABLE as exc:
+        return _in_memory(problems, f"{why}, and cannot be read either ({_describe(exc)})")
+    problem = StorageProblem(
+        ProblemKind.NOT_SAVING,
+        f"{why}; the cabinet runs on the settings stored in it and saves nothing until "
+        "this is fixed",
+        subject=path.name,
+    )
+    log.error("%s", problem.message)
+    problems.append(problem)
+    return Database(conn, None, read_from=path), problems
 
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, UnusableDatabaseError):
         return str(exc)
     name = getattr(exc, "sqlite_errorname", "")
-    if name in _CORRUPT:
+    if name in _CORRUPT or isinstance(exc, ValueError):
         return f"corrupt ({exc})"
     return f"unreadable ({exc})"
 
@@ -217,10 +432,50 @@ def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
                 f"{SCHEMA_VERSION})"
             )
         migrate(conn)
+        _check_columns(conn)
+        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        # Another program may be reading along, but none may be writing: a database held
+        # locked (a sqlite3 shell inside a transaction) is found now, not at the first save.
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+@functools.cache
+def _columns_wanted() -> dict[str, frozenset[str]]:
+    """Each table's columns, as the migrations make them."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        migrate(conn)
+        return _columns(conn)
+    finally:
+        conn.close()
+
+
+def _columns(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    return {
+        str(t): frozenset(
+            str(row[1]) for row in conn.execute("SELECT * FROM pragma_table_info(?)", (t,))
+        )
+        for t in tables
+    }
+
+
+def _check_columns(conn: sqlite3.Connection) -> None:
+    """Raise :class:`UnusableDatabaseError` unless every table has the columns the
+    cabinet writes (a damaged schema can pass SQLite's own check)."""
+    found = _columns(conn)
+    for table, wanted in _columns_wanted().items():
+        missing = wanted - found.get(table, frozenset())
+        if missing:
+            raise UnusableDatabaseError(
+                f"damaged (its table {table} has no column {sorted(missing)[0]})"
+            )
 
 
 def migrate(conn: sqlite3.Connection) -> int:
@@ -241,7 +496,7 @@ def migrate(conn: sqlite3.Connection) -> int:
 
 
 def _move_aside(path: Path, at: datetime) -> Path:
-    """Rename the database and its WAL and shared-memory files to
+    """Rename the database and its WAL, shared-memory and journal files to
     ``<name>.bad-<YYYYmmddTHHMMSSZ>[-n]``; returns the new database path."""
     stamp = at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     base = path.with_name(f"{path.name}.bad-{stamp}")
@@ -250,7 +505,7 @@ def _move_aside(path: Path, at: datetime) -> Path:
     while target.exists():
         n += 1
         target = base.with_name(f"{base.name}-{n}")
-    for suffix in ("-wal", "-shm"):
+    for suffix in ("-wal", "-shm", "-journal"):
         side = path.with_name(path.name + suffix)
         if side.exists():
             side.replace(target.with_name(target.name + suffix))

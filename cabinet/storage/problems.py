@@ -23,6 +23,8 @@ class ProblemKind(enum.Enum):
     nothing (settings, audits and games are lost at power-off)."""
     SETTING_REPLACED = "setting_replaced"
     """A stored setting's value was not valid; its default is used instead."""
+    UNREADABLE_DATA = "unreadable_data"
+    """A stored audit row could not be read; it starts again (from now, or 0)."""
     UNKNOWN_SETTING = "unknown_setting"
     """The database holds a setting this program does not know; it is ignored."""
 

@@ -10,6 +10,7 @@ that adds a game.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from cabinet.storage.audits import Seat
 from cabinet.storage.database import Database
 from game.record import MatchRecord, result_of
 from game.rules import MS
+
+log = logging.getLogger("cabinet.storage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +102,7 @@ class RecordStore:
             "WHERE id < ? ORDER BY id DESC LIMIT ?",
             (before_id if before_id is not None else 2**63 - 1, -1 if limit is None else limit),
         )
-        return [_listing(row) for row in rows]
+        return [listing for listing in map(_listing, rows) if listing is not None]
 
     def ids(self) -> list[int]:
         """Every stored game's id, oldest first."""
@@ -122,16 +125,21 @@ class RecordStore:
         return None if row is None else MatchRecord.loads(row[0])
 
 
-def _listing(row: tuple[Any, ...]) -> GameListing:
+def _listing(row: tuple[Any, ...]) -> GameListing | None:
+    """The row's listing, or ``None`` (logged) when a damaged row cannot be read."""
     game_id, ended_at, players, levels, termination, winner, duration_ms = row
-    first, second = (Seat(p) for p in players.split(","))
-    lv = json.loads(levels)
-    return GameListing(
-        id=game_id,
-        ended_at=datetime.fromisoformat(ended_at),
-        seats=(first, second),
-        levels=(lv[0], lv[1]),
-        termination=termination,
-        winner=winner,
-        duration_ms=duration_ms,
-    )
+    try:
+        first, second = (Seat(p) for p in players.split(","))
+        lv = json.loads(levels)
+        return GameListing(
+            id=game_id,
+            ended_at=datetime.fromisoformat(ended_at),
+            seats=(first, second),
+            levels=(lv[0], lv[1]),
+            termination=termination,
+            winner=winner,
+            duration_ms=duration_ms,
+        )
+    except (AttributeError, TypeError, ValueError, IndexError, KeyError, RecursionError):
+        log.warning("stored game %s cannot be read; it is left out of the list", game_id)
+        return None

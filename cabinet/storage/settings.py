@@ -36,6 +36,7 @@ from cabinet.storage.setting_types import (
     SettingGroup,
     SettingValueError,
     UnknownSettingError,
+    short_repr,
 )
 from game.bots import Level, level
 from game.rules import Rules, TieRule
@@ -171,20 +172,20 @@ def load_settings(db: Database) -> tuple[Settings, list[StorageProblem]]:
     settings = Settings()
     problems: list[StorageProblem] = []
     for name, text in db.connection.execute("SELECT name, value FROM settings ORDER BY name"):
-        declared = BY_NAME.get(name)
+        declared = BY_NAME.get(name) if isinstance(name, str) else None
         if declared is None:
             problems.append(
                 StorageProblem(
                     ProblemKind.UNKNOWN_SETTING,
-                    f"the database holds a setting this program does not know, {name!r}; "
-                    "it is ignored",
-                    subject=name,
+                    "the database holds a setting this program does not know, "
+                    f"{short_repr(name)}; it is ignored",
+                    subject=str(name),
                 )
             )
             continue
         try:
             settings.set(declared, json.loads(text))
-        except (json.JSONDecodeError, SettingValueError) as exc:
+        except (TypeError, ValueError, RecursionError) as exc:
             why = str(exc) if isinstance(exc, SettingValueError) else f"{name} is not JSON"
             problems.append(
                 StorageProblem(

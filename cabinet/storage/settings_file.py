@@ -20,9 +20,11 @@ from cabinet.storage.setting_types import (
     SettingGroup,
     SettingValueError,
     UnknownSettingError,
+    short_repr,
 )
 from cabinet.storage.settings import Settings, setting_named
 from cabinet.storage.toml_writer import dumps
+from wiring.tomllines import key_lines, line_of
 
 HEADER = """Spit cabinet settings (spit-cabinet settings export).
 Load them into a cabinet with: spit-cabinet settings import FILE.toml
@@ -56,12 +58,23 @@ def export_text(settings: Settings) -> str:
     return dumps(tables, header=HEADER, comments=comments)
 
 
+MAX_FILE_CHARS = 1_000_000
+"""The longest settings file read (characters): an export is about 4,000."""
+
+
 def read_text(text: str) -> dict[str, Any]:
     """Read and check a settings file's text; returns ``{setting name: checked value}``
     for the settings it holds. Raises :class:`SettingsFileError` for the first problem:
-    not TOML, an unknown table or setting, a setting in the wrong table, a bad value."""
+    too long, not TOML, nested too deep, an unknown table or setting, a setting in the
+    wrong table, a bad value."""
+    if len(text) > MAX_FILE_CHARS:
+        raise SettingsFileError(
+            f"is {len(text):,} characters long; a settings file has at most {MAX_FILE_CHARS:,}"
+        )
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise SettingsFileError("not valid TOML: nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         line = int(found[1]) if found else None
@@ -69,10 +82,11 @@ def read_text(text: str) -> dict[str, Any]:
         raise SettingsFileError(f"not valid TOML: {problem}", line=line) from None
     groups = [g.value for g in SettingGroup]
     values: dict[str, Any] = {}
+    lines = key_lines(text)
     for table, content in data.items():
         if not isinstance(content, Mapping):
             # A key outside any table.
-            line = _line_of(text, None, table)
+            line = line_of(lines, (table,))
             declared = BY_NAME.get(table)
             if declared is not None:
                 raise SettingsFileError(
@@ -90,11 +104,11 @@ def read_text(text: str) -> dict[str, Any]:
             raise SettingsFileError(
                 f"unknown table [{table}]; the tables are " + ", ".join(f"[{g}]" for g in groups),
                 key=table,
-                line=_line_of(text, None, table),
+                line=line_of(lines, (table,)),
             )
         for name, value in content.items():
             place = f"{table}.{name}"
-            line = _line_of(text, table, name)
+            line = line_of(lines, (table, name))
             try:
                 declared = setting_named(name)
             except UnknownSettingError as exc:
@@ -119,29 +133,4 @@ def _toml_repr(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, Mapping):
         return "a table"
-    return repr(value)
-
-
-_HEADER = re.compile(r"\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?")
-
-
-def _line_of(text: str, table: str | None, name: str) -> int | None:
-    """The line (1-based) where ``name`` is set in ``table``, or where table ``name``
-    starts when ``table`` is None; ``None`` when not found (the place is best effort)."""
-    current: str | None = None
-    quoted = re.escape(name)
-    assign = re.compile(rf"\s*(?:{quoted}|\"{quoted}\"|'{quoted}')\s*[=.]")
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.fullmatch(line)
-        if header:
-            current = header[1].replace('"', "").replace(" ", "")
-            if table is None and current.split(".")[0] == name:
-                return number
-            if table is not None and current == f"{table}.{name}":
-                return number
-            continue
-        if table is not None and current == table and assign.match(line):
-            return number
-        if table is None and current is None and assign.match(line):
-            return number
-    return None
+    return short_repr(value)

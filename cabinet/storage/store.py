@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,13 +29,15 @@ from typing import Any
 from cabinet.storage.audits import AuditGroup, Audits, Seat, check_seats, load_audits, write_audits
 from cabinet.storage.database import (
     BUSY_TIMEOUT_S,
+    Access,
     Database,
     WallClock,
     open_database,
+    set_aside,
     utc_now,
 )
 from cabinet.storage.paths import database_path
-from cabinet.storage.problems import StorageProblem
+from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
 from cabinet.storage.setting_table import RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
@@ -60,11 +63,12 @@ class CabinetStore:
         self.settings: Settings = settings
         """The current settings; change them here, then :meth:`save` or
         :meth:`save_settings`."""
-        self.audits: Audits = load_audits(db, wall_clock)
+        audits, audit_problems = load_audits(db, wall_clock)
+        self.audits: Audits = audits
         """The counters, as last saved plus what was counted since."""
         self.records = RecordStore(db)
         """The last games (read only; :meth:`record_game` adds)."""
-        self.problems: list[StorageProblem] = [*problems, *setting_problems]
+        self.problems: list[StorageProblem] = [*problems, *setting_problems, *audit_problems]
         """What went wrong opening the data, for the screen; already logged."""
         self._uptime_mark_ns: int | None = None
 
@@ -73,16 +77,34 @@ class CabinetStore:
         cls,
         directory: Path,
         *,
+        access: Access = Access.RUN,
         wall_clock: WallClock = utc_now,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
     ) -> CabinetStore:
-        """Open the data directory's database (created if absent). A corrupt or unreadable
-        database is moved aside and reported in :attr:`problems`; only a database locked
-        by another program raises (:class:`~cabinet.storage.problems.DatabaseBusyError`)."""
+        """Open the data directory's database (created if absent). For the cabinet
+        (``RUN``, the default) this never fails: what it cannot use is set aside or read
+        into memory and reported in :attr:`problems`. Commands that write (``WRITE``) or
+        only read (``READ``) get a :class:`~cabinet.storage.problems.StorageError` instead
+        (:class:`~cabinet.storage.database.Access`)."""
+        path = database_path(directory)
         db, problems = open_database(
-            database_path(directory), wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
+            path, access=access, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
         )
-        return cls(db, wall_clock=wall_clock, problems=problems)
+        try:
+            return cls(db, wall_clock=wall_clock, problems=problems)
+        except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as exc:
+            # Rows it cannot read even one by one: the file is damaged past that.
+            db.close()
+            reason = f"holding data the cabinet cannot read ({exc})"
+            if access is not Access.RUN or db.in_memory:
+                raise StorageError(f"{path} is {reason}") from exc
+            db, more = set_aside(path, reason, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s)
+            return cls(db, wall_clock=wall_clock, problems=[*problems, *more])
+
+    @property
+    def saving(self) -> bool:
+        """Whether what is written is kept (not in memory)."""
+        return not self.db.in_memory
 
     @property
     def path(self) -> Path | None:

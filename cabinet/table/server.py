@@ -436,9 +436,15 @@ class TableServer:
         if self.data_dir is None:
             log.warning("%d game(s) not recorded: no data directory", len(self._games))
             return
+        from cabinet.storage.database import Access
+        from cabinet.storage.problems import StorageError
         from cabinet.storage.store import CabinetStore
 
-        store = CabinetStore.open(self.data_dir)
+        try:  # never into memory, which would keep nothing
+            store = CabinetStore.open(self.data_dir, access=Access.WRITE)
+        except StorageError as exc:
+            log.error("%d game(s) not recorded: %s", len(self._games), exc)
+            return
         try:
             for game_id, game in sorted(self._games.items()):
                 summary = game.match.summary()

@@ -162,15 +162,21 @@ def test_export_to_standard_output_and_missing_files(
     assert err.startswith("settings import: cannot read") and err.count("\n") == 1
 
 
-def test_a_corrupt_database_is_reported_by_the_command(
+def test_a_corrupt_database_is_reported_by_the_command_and_left_as_it_is(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    database_path(data).write_bytes(b"not a database at all" * 100)
-    assert main(["settings", "show", "--data-dir", str(data)]) == 0
-    err = capsys.readouterr().err
-    assert "warning: the database cabinet.sqlite3 was corrupt" in err
+    damaged = b"not a database at all" * 100
+    database_path(data).write_bytes(damaged)
+    for action in (["show"], ["export", "-"], ["import", str(tmp_path / "none.toml")]):
+        assert main(["settings", *action, "--data-dir", str(data)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"settings {action[0]}: ") and err.count("\n") == 1
+        assert "corrupt" in err
+    # A command that cannot do its work sets nothing aside: only the cabinet does that.
+    assert database_path(data).read_bytes() == damaged
+    assert [p.name for p in data.iterdir()] == ["cabinet.sqlite3"]
 
 
 def test_show_lists_every_setting(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

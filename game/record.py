@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +31,27 @@ from game.events import (
     Tie,
 )
 from game.referee import Referee
-from game.rules import Rules, RulesError
+from game.rules import Rules, RulesError, clipped_repr
 
 FORMAT = "spit-match"
 VERSION = 1
+
+# -- limits on what a reader takes (docs/match-record.md, "Limits") ----------------------
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record :meth:`MatchRecord.load` reads: 16 MiB. A simulated game's record
+is about 30 KB, and an hour of both players pressing five times a second (ten edges each)
+about 9 MB; the limit only stops a reader taking in something that is not a record (a
+device such as ``/dev/zero``, a runaway pipe)."""
+MAX_DEPTH = 64
+"""How deep arrays and objects may nest, the record's own object counting as 1. A record
+is 3 deep (``edges``, each edge) and its ``meta`` a few more; the limit keeps a reader
+(and everything that walks what it read) far from Python's recursion limit."""
+MAX_INT_DIGITS = 100
+"""The most decimal digits an integer in a record may have, far below Python's 4,300-digit
+limit on converting text to ``int``: no integer a record needs comes near it."""
+MAX_NS = 2**63 - 1
+"""The latest time a record may hold (ns; about 292 years): a signed 64-bit count."""
 
 
 class RecordError(ValueError):
@@ -103,23 +121,26 @@ class MatchRecord:
         """Read a record; raises :class:`RecordError` naming the bad field."""
         if not isinstance(data, dict):
             raise RecordError("record", "must be a JSON object")
+        _check_tree(data, [], 0)
         if data.get("format") != FORMAT:
-            raise RecordError("format", f"must be {FORMAT!r}, got {data.get('format')!r}")
-        if data.get("version") != VERSION:
-            raise RecordError("version", f"must be {VERSION}, got {data.get('version')!r}")
+            raise RecordError(
+                "format", f"must be {FORMAT!r}, got {clipped_repr(data.get('format'))}"
+            )
+        version = data.get("version")
+        if not _is_int(version) or version != VERSION:
+            raise RecordError("version", f"must be {VERSION}, got {clipped_repr(version)}")
         try:
             rules = Rules.from_dict(data.get("rules", {}))
         except (RulesError, TypeError) as exc:
             raise RecordError("rules", str(exc)) from None
         seed = data.get("seed")
         if seed is not None and not _is_int(seed):
-            raise RecordError("seed", f"must be an integer, got {seed!r}")
+            raise RecordError("seed", f"must be an integer, got {clipped_repr(seed)}")
         decks = _read_decks(data.get("decks"), seed)
         edges = _read_edges(data.get("edges"))
         end_ns = data.get("end_ns")
         if end_ns is not None:
-            if not _is_int(end_ns):
-                raise RecordError("end_ns", f"must be an integer, got {end_ns!r}")
+            end_ns = _read_ns("end_ns", end_ns, 0)
             last = edges[-1].delivered_ns if edges else 0
             assert last is not None
             if end_ns < last:
@@ -131,24 +152,44 @@ class MatchRecord:
         if meta is not None and not isinstance(meta, dict):
             raise RecordError("meta", "must be an object")
         abandoned_ns = data.get("abandoned_ns")
-        if abandoned_ns is not None and not _is_int(abandoned_ns):
-            raise RecordError("abandoned_ns", f"must be an integer, got {abandoned_ns!r}")
+        if abandoned_ns is not None:
+            abandoned_ns = _read_ns("abandoned_ns", abandoned_ns, 0)
         return cls(rules, decks, edges, seed, end_ns, result, meta, abandoned_ns)
 
     @classmethod
     def loads(cls, text: str) -> MatchRecord:
+        """Read a record from JSON text; raises :class:`RecordError` naming the bad field."""
+        if len(text) > MAX_RECORD_BYTES:
+            raise RecordError("record", f"larger than the limit of {MAX_RECORD_BYTES} bytes")
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_int=_parse_int)
         except json.JSONDecodeError as exc:
             raise RecordError("record", f"not valid JSON: {exc}") from None
+        except RecursionError:  # the parser's own limit, far deeper than MAX_DEPTH
+            raise RecordError("record", f"nested deeper than {MAX_DEPTH} levels") from None
         return cls.from_json(data)
 
     @classmethod
     def load(cls, path: Path) -> MatchRecord:
+        """Read a record file: a regular file or a pipe, of at most
+        :data:`MAX_RECORD_BYTES` (a file that is neither, such as a device, is refused
+        before it is opened)."""
         try:
-            text = path.read_text(encoding="utf-8")
+            kind = _unreadable_kind(path.stat().st_mode)
+            if kind is not None:
+                raise RecordError(
+                    "file", f"{path} is {kind}: a record is read from a regular file or a pipe"
+                )
+            with path.open("rb") as f:
+                raw = f.read(MAX_RECORD_BYTES + 1)
         except OSError as exc:
-            raise RecordError("file", f"cannot read {path}: {exc.strerror}") from None
+            raise RecordError("file", f"cannot read {path}: {exc.strerror or exc}") from None
+        if len(raw) > MAX_RECORD_BYTES:
+            raise RecordError(
+                "file", f"{path} is larger than the limit of {MAX_RECORD_BYTES} bytes"
+            )
+        try:
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError("file", f"{path} is not UTF-8 text") from None
         return cls.loads(text)
@@ -161,7 +202,86 @@ class MatchRecord:
 
 
 def _is_int(value: object) -> bool:
+    """An integer, and not a ``bool`` (which Python counts as one)."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_ns(field: str, value: object, low: int) -> int:
+    """A time in ns: an integer from ``low`` to :data:`MAX_NS`."""
+    if not _is_int(value):
+        raise RecordError(field, f"must be an integer, got {clipped_repr(value)}")
+    assert isinstance(value, int)
+    if value < low:
+        wanted = "0 or more" if low == 0 else f"at least {low}"
+        raise RecordError(field, f"must be {wanted}, got {value}")
+    if value > MAX_NS:
+        raise RecordError(field, f"must be at most {MAX_NS} (2**63 - 1), got {value}")
+    return value
+
+
+def _unreadable_kind(mode: int) -> str | None:
+    """What a file that is neither a regular file nor a pipe is, or ``None``."""
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return None
+    for test, kind in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    ):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+class _LongInteger:
+    """What the JSON parser gives for an integer of more than :data:`MAX_INT_DIGITS`
+    digits, so that :func:`_check_tree` can name the field it is in."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<an integer of more than {MAX_INT_DIGITS} digits>"
+
+
+_LONG_INTEGER = _LongInteger()
+_INT_BOUND = 10**MAX_INT_DIGITS
+
+
+def _parse_int(text: str) -> int | _LongInteger:
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        return _LONG_INTEGER
+    return int(text)
+
+
+def _check_tree(value: dict[str, Any] | list[Any], path: list[str | int], depth: int) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and integers of more than
+    :data:`MAX_INT_DIGITS` digits anywhere in the record (``result`` and ``meta``
+    included), naming where. ``value`` is at level ``depth`` + 1; this recurses at most
+    :data:`MAX_DEPTH` deep."""
+    if depth >= MAX_DEPTH:
+        raise RecordError(_field(path[:1]), f"nested deeper than {MAX_DEPTH} levels")
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, item in items:
+        if isinstance(item, dict | list):
+            _check_tree(item, [*path, key], depth + 1)
+        elif isinstance(item, _LongInteger) or (isinstance(item, int) and abs(item) >= _INT_BOUND):
+            raise RecordError(
+                _field([*path, key]), f"an integer of more than {MAX_INT_DIGITS} digits"
+            )
+
+
+def _field(path: Sequence[object]) -> str:
+    """``["edges", 2, "t_ns"]`` → ``edges[2].t_ns``."""
+    text = ""
+    for key in path:
+        if isinstance(key, int):
+            text += f"[{key}]"
+        elif isinstance(key, str) and key.isidentifier() and len(key) <= 40:
+            text += f".{key}" if text else key
+        else:
+            text += f"[{clipped_repr(key, 40)}]"
+    return text or "record"
 
 
 def _read_decks(value: object, seed: object) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
@@ -178,6 +298,10 @@ def _read_decks(value: object, seed: object) -> tuple[tuple[Card, ...], tuple[Ca
             raise RecordError(f"decks[{p}]", "must be a list of cards")
         cards: list[Card] = []
         for i, text in enumerate(deck):
+            if not isinstance(text, str) or len(text) > 20:
+                raise RecordError(
+                    f"decks[{p}][{i}]", f"must be a card such as 'AS', got {clipped_repr(text)}"
+                )
             try:
                 cards.append(Card.parse(text))
             except NotationError as exc:
@@ -205,27 +329,33 @@ def _read_edges(value: object) -> tuple[Edge, ...]:
         if not isinstance(item, dict):
             raise RecordError(where, "must be an object")
         player = item.get("player")
-        if player not in (0, 1) or isinstance(player, bool):
-            raise RecordError(f"{where}.player", f"must be 0 or 1, got {player!r}")
-        button = _BUTTONS.get(item.get("button"))
+        if not _is_int(player) or player not in (0, 1):
+            raise RecordError(f"{where}.player", f"must be 0 or 1, got {clipped_repr(player)}")
+        assert isinstance(player, int)
+        button_name = item.get("button")
+        button = _BUTTONS.get(button_name) if isinstance(button_name, str) else None
         if button is None:
             choices = " ".join(_BUTTONS)
             raise RecordError(
-                f"{where}.button", f"must be one of {choices}, got {item.get('button')!r}"
+                f"{where}.button", f"must be one of {choices}, got {clipped_repr(button_name)}"
             )
-        kind = _KINDS.get(item.get("edge"))  # type: ignore[arg-type]
+        kind_name = item.get("edge")
+        kind = _KINDS.get(kind_name) if isinstance(kind_name, str) else None
         if kind is None:
             raise RecordError(
-                f"{where}.edge", f"must be press or release, got {item.get('edge')!r}"
+                f"{where}.edge", f"must be press or release, got {clipped_repr(kind_name)}"
             )
-        t_ns = item.get("t_ns")
-        if not _is_int(t_ns):
-            raise RecordError(f"{where}.t_ns", f"must be an integer, got {t_ns!r}")
-        assert isinstance(t_ns, int)
-        delivered = item.get("delivered_ns", t_ns)
-        if not _is_int(delivered):
-            raise RecordError(f"{where}.delivered_ns", f"must be an integer, got {delivered!r}")
-        assert isinstance(delivered, int)
+        # Before the start (negative) is allowed: such an edge is counted as early.
+        t_ns = _read_ns(f"{where}.t_ns", item.get("t_ns"), -MAX_NS)
+        if "delivered_ns" in item:
+            delivered = _read_ns(f"{where}.delivered_ns", item["delivered_ns"], 0)
+        elif t_ns < 0:
+            raise RecordError(
+                f"{where}.delivered_ns",
+                f"missing, and t_ns {t_ns} (delivered then, by default) is before the start",
+            )
+        else:
+            delivered = t_ns
         if delivered < t_ns:
             raise RecordError(f"{where}.delivered_ns", f"{delivered} is before its t_ns {t_ns}")
         if last_delivered is not None and delivered < last_delivered:

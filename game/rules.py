@@ -61,9 +61,10 @@ class Rules:
         _check_number("race_window_ms", self.race_window_ms, 0, 100, integral=False)
         _check_number("beaten_window_ms", self.beaten_window_ms, 0, 5_000, integral=True)
         if not isinstance(self.ace_wraps, bool):
-            raise RulesError(f"ace_wraps must be true or false, got {self.ace_wraps!r}")
+            raise RulesError(f"ace_wraps must be true or false, got {clipped_repr(self.ace_wraps)}")
         if not isinstance(self.tie_rule, TieRule):
-            raise RulesError(f"tie_rule must be a TieRule, got {self.tie_rule!r}")
+            raise RulesError(f"tie_rule must be a TieRule, got {clipped_repr(self.tie_rule)}")
+        _check_number("best_of", self.best_of, 1, 5, integral=True)  # refuses true and 3.0
         if self.best_of not in (1, 3, 5):
             raise RulesError(f"best_of must be 1, 3 or 5, got {self.best_of!r}")
 
@@ -93,7 +94,7 @@ class Rules:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown rules setting {unknown[0]!r}")
+            raise RulesError(f"unknown rules setting {clipped_repr(unknown[0])}")
         values = dict(data)
         if "tie_rule" in values:
             try:
@@ -101,15 +102,25 @@ class Rules:
             except ValueError:
                 choices = ", ".join(t.value for t in TieRule)
                 raise RulesError(
-                    f"tie_rule must be one of {choices}, got {values['tie_rule']!r}"
+                    f"tie_rule must be one of {choices}, got {clipped_repr(values['tie_rule'])}"
                 ) from None
         return cls(**values)
 
 
 def _check_number(name: str, value: object, low: float, high: float, *, integral: bool) -> None:
+    """``value`` is a number (an ``int`` when ``integral``; never a ``bool``, which Python
+    counts as an ``int``) from ``low`` to ``high``."""
     allowed: tuple[type, ...] = (int,) if integral else (int, float)
     if isinstance(value, bool) or not isinstance(value, allowed):
         kind = "a whole number" if integral else "a number"
-        raise RulesError(f"{name} must be {kind}, got {value!r}")
+        raise RulesError(f"{name} must be {kind}, got {clipped_repr(value)}")
     if not low <= value <= high:  # type: ignore[operator]
-        raise RulesError(f"{name} must be between {low:g} and {high:g}, got {value!r}")
+        raise RulesError(f"{name} must be between {low:g} and {high:g}, got {clipped_repr(value)}")
+
+
+def clipped_repr(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: an error message quotes the value it
+    refuses, and a value read from a file may be as long as the file."""
+    cut = value[:limit] if isinstance(value, (str, bytes)) else value  # not 10 MB of repr
+    text = repr(cut)
+    return text if len(text) <= limit and cut is value else text[: limit - 3] + "..."

@@ -1,15 +1,30 @@
-"""``spit-cabinet replay``: replay a match record and print its outcome."""
+"""``spit-cabinet replay``: replay a match record and print its outcome.
+
+Exit status: :data:`EXIT_OK`, :data:`EXIT_MISMATCH` when the record's result does not
+match the replay, :data:`EXIT_MALFORMED` (with one line on stderr,
+``replay: FILE: FIELD: PROBLEM``) when the record cannot be read or is malformed, and
+:data:`EXIT_STDOUT_CLOSED` when stdout's reader went away (``replay … | head``). The limits
+a record must keep to are :mod:`game.record`'s (``MAX_RECORD_BYTES`` and the rest).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from cabinet.durations import format_margin
 from game.record import MatchRecord, RecordError, event_to_json, replay, result_mismatches
+
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_MALFORMED = 2
+EXIT_STDOUT_CLOSED = 141
+"""128 + SIGPIPE: the status a shell shows for a Unix tool that SIGPIPE stopped."""
 
 
 def register(subparsers: Any) -> None:
@@ -18,7 +33,9 @@ def register(subparsers: Any) -> None:
         help="replay a match record and print its outcome",
         description="Replay a match record through the referee and engine exactly as the "
         "cabinet played it. Exit 0, or 1 when the record's result does not match, "
-        "or 2 when the record is malformed.",
+        "or 2 with one line on stderr when the record cannot be read or is malformed "
+        "(a record is a regular file or a pipe of at most 16 MiB), or 141 when the output's "
+        "reader stops reading (e.g. piped into head).",
     )
     parser.add_argument("file", type=Path, help="the match record (JSON)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -27,36 +44,81 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record = MatchRecord.load(args.file)
+        text, status = _replay_file(args.file, as_json=args.json)
     except RecordError as exc:
-        print(f"replay: {args.file}: {exc}", file=sys.stderr)
-        return 2
+        return _malformed(args.file, str(exc))
+    except Exception as exc:  # the last line of defence: no traceback for a bad record
+        detail = f"{type(exc).__name__}: {exc}"[:200]
+        return _malformed(args.file, f"record: cannot be replayed ({detail})")
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()  # here, so that a closed stdout is noticed here
+    except BrokenPipeError:
+        return _stdout_closed()
+    return status
+
+
+def _replay_file(path: Path, *, as_json: bool) -> tuple[str, int]:
+    """The output for the record at ``path``, and the exit status."""
+    record = MatchRecord.load(path)
     done = replay(record)
     summary = done.summary()
     mismatches = result_mismatches(record.result, summary) if record.result else []
-    if args.json:
+    lines: list[str] = []
+    if as_json:
         out: dict[str, Any] = dict(summary)
         out["events"] = [event_to_json(e) for e in done.events]
         if record.result is not None:
             out["result_matches"] = not mismatches
             out["mismatches"] = mismatches
-        print(json.dumps(out))
+        lines.append(json.dumps(out))
     else:
-        print(format_summary(summary))
+        lines.append(format_summary(summary))
         if record.result is not None:
-            print("recorded result: " + ("matches" if not mismatches else "DOES NOT MATCH"))
-            for line in mismatches:
-                print("  " + line)
-    return 1 if mismatches else 0
+            lines.append("recorded result: " + ("matches" if not mismatches else "DOES NOT MATCH"))
+            lines.extend("  " + line for line in mismatches)
+    return "\n".join(lines) + "\n", EXIT_MISMATCH if mismatches else EXIT_OK
+
+
+def _malformed(path: Path, problem: str) -> int:
+    """Say what is wrong in one line on stderr: ``replay: FILE: FIELD: PROBLEM``."""
+    print(_one_line(f"replay: {path}: {problem}"), file=sys.stderr)
+    return EXIT_MALFORMED
+
+
+def _one_line(text: str) -> str:
+    """``text`` with every unprintable character (line breaks included, e.g. from a file
+    name) escaped, so that it stays one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _stdout_closed() -> int:
+    """Stdout's reader went away: stop quietly, as Unix tools do. As the Python docs advise
+    (``signal``, "Note on SIGPIPE"), point stdout at /dev/null, so that the interpreter's
+    last flush at exit does not fail again and print a traceback."""
+    with contextlib.suppress(OSError, ValueError):  # no real file behind stdout: nothing to do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    return EXIT_STDOUT_CLOSED
 
 
 def format_summary(s: dict[str, Any]) -> str:
+    termination = (s["termination"] or "").replace("_", " ")
     if not s["finished"]:
         verdict = "unfinished (the edges stop before the game's end)"
+    elif s["termination"] == "abandoned":
+        verdict = "abandoned (the cabinet stopped the game; no winner)"
     elif s["draw"]:
         verdict = "draw"
+    elif s["winner"] is None:
+        verdict = f"no winner ({termination})"
     else:
-        verdict = f"player {s['winner'] + 1} wins ({s['termination'].replace('_', ' ')})"
+        verdict = f"player {s['winner'] + 1} wins ({termination})"
     rejected = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["rejected"].items() if v)
     closest = s["closest_race"]
     if closest is None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
+from game.rules import clipped_repr
+
 T = TypeVar("T")
 
 PlainValue = str | int | float | bool | dict[str, str]
@@ -32,20 +34,6 @@ class SettingGroup(enum.Enum):
     OPERATOR = "operator"
 
 
-SHOWN_CHARS = 60
-"""How much of a bad value an error message repeats: a 10 MB value makes a short line."""
-
-
-def short_repr(value: object, limit: int = SHOWN_CHARS) -> str:
-    """``repr(value)``, cut to ``limit`` characters with "…" and the value's length."""
-    cut = value[: limit * 2] if isinstance(value, (str, bytes)) else value
-    text = repr(cut)
-    if len(text) <= limit and cut is value:
-        return text
-    length = f" ({len(value)} long)" if isinstance(value, (str, bytes, list, dict)) else ""
-    return f"{text[:limit]}…{length}"
-
-
 class SettingError(ValueError):
     """A setting's name or value is not valid; the message says what is allowed."""
 
@@ -55,7 +43,7 @@ class SettingValueError(SettingError):
     saying what it allows (e.g. ``"a whole number from 0 to 100 (%)"``)."""
 
     def __init__(self, name: str, allowed: str, value: object) -> None:
-        super().__init__(f"{name} must be {allowed}; got {short_repr(value)}")
+        super().__init__(f"{name} must be {allowed}; got {clipped_repr(value)}")
         self.name = name
         self.allowed = allowed
         self.value = value
@@ -67,9 +55,9 @@ class UnknownSettingError(SettingError):
     def __init__(self, name: str, known: tuple[str, ...]) -> None:
         import difflib
 
-        close = difflib.get_close_matches(name[:SHOWN_CHARS], known, n=1)
+        close = difflib.get_close_matches(name[:60], known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        super().__init__(f"there is no setting called {short_repr(name)}{hint}")
+        super().__init__(f"there is no setting called {clipped_repr(name)}{hint}")
         self.name = name
 
 

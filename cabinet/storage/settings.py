@@ -36,10 +36,9 @@ from cabinet.storage.setting_types import (
     SettingGroup,
     SettingValueError,
     UnknownSettingError,
-    short_repr,
 )
 from game.bots import Level, level
-from game.rules import Rules, TieRule
+from game.rules import Rules, TieRule, clipped_repr
 
 log = logging.getLogger("cabinet.storage")
 
@@ -178,7 +177,7 @@ def load_settings(db: Database) -> tuple[Settings, list[StorageProblem]]:
                 StorageProblem(
                     ProblemKind.UNKNOWN_SETTING,
                     "the database holds a setting this program does not know, "
-                    f"{short_repr(name)}; it is ignored",
+                    f"{clipped_repr(name)}; it is ignored",
                     subject=str(name),
                 )
             )

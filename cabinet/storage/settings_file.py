@@ -20,10 +20,10 @@ from cabinet.storage.setting_types import (
     SettingGroup,
     SettingValueError,
     UnknownSettingError,
-    short_repr,
 )
 from cabinet.storage.settings import Settings, setting_named
 from cabinet.storage.toml_writer import dumps
+from game.rules import clipped_repr
 from wiring.tomllines import key_lines, line_of
 
 HEADER = """Spit cabinet settings (spit-cabinet settings export).
@@ -133,4 +133,4 @@ def _toml_repr(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, Mapping):
         return "a table"
-    return short_repr(value)
+    return clipped_repr(value)

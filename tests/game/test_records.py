@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,9 @@ from game.bots import level
 from game.cpu_match import play_cpu_game
 from game.events import Played, Rejected, RejectReason, Spat
 from game.record import (
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    MAX_NS,
     MatchRecord,
     RecordError,
     event_to_json,
@@ -19,6 +23,7 @@ from game.record import (
     result_mismatches,
     result_of,
 )
+from game.rules import Rules, RulesError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GOLDEN = sorted(DATA.glob("*.json"))
@@ -139,15 +144,108 @@ def base() -> dict[str, Any]:
         (lambda d: d["edges"][2].update(delivered_ns=1), "edges[2].delivered_ns", "before"),
         (swap_edges_2_and_3, "edges[3].delivered_ns", "backwards"),
         (lambda d: d.update(end_ns=5), "end_ns", "before the last delivery"),
+        (lambda d: d.update(version=True), "version", "must be 1, got True"),
+        (lambda d: d.update(version=1.0), "version", "must be 1, got 1.0"),
+        (lambda d: d["rules"].update(best_of=True), "rules", "best_of must be a whole number"),
+        (lambda d: d["rules"].update(best_of=5.0), "rules", "best_of must be a whole number"),
+        (lambda d: d["rules"].update(tie_rule=[1]), "rules", "tie_rule must be one of"),
+        (lambda d: d.update(seed=True), "seed", "must be an integer, got True"),
+        (lambda d: d["decks"][0].__setitem__(3, ["AS"]), "decks[0][3]", "a card such as 'AS'"),
+        (lambda d: d["decks"][0].__setitem__(3, "A" * 10**4), "decks[0][3]", "'AAAAA"),
+        (lambda d: d["edges"][2].update(player=0.0), "edges[2].player", "got 0.0"),
+        (lambda d: d["edges"][2].update(player=False), "edges[2].player", "got False"),
+        (lambda d: d["edges"][2].update(button=["slot1"]), "edges[2].button", "got ['slot1']"),
+        (lambda d: d["edges"][2].update(button={}), "edges[2].button", "got {}"),
+        (lambda d: d["edges"][2].update(edge=["press"]), "edges[2].edge", "got ['press']"),
+        (lambda d: d["edges"][2].update(edge={"a": 1}), "edges[2].edge", "got {'a': 1}"),
+        (lambda d: d["edges"][2].update(t_ns=True), "edges[2].t_ns", "integer, got True"),
+        (lambda d: d["edges"][0].update(delivered_ns=-1), "edges[0].delivered_ns", "0 or more"),
+        (lambda d: d["edges"][0].update(t_ns=-(2**63)), "edges[0].t_ns", "at least"),
+        (lambda d: d["edges"][-1].update(delivered_ns=2**63), "edges[-1]", "at most"),
+        (lambda d: d.update(end_ns=MAX_NS + 1), "end_ns", f"at most {MAX_NS}"),
+        (lambda d: d.update(abandoned_ns=-1), "abandoned_ns", "must be 0 or more, got -1"),
+        (lambda d: d.update(abandoned_ns=False), "abandoned_ns", "integer, got False"),
+        (lambda d: d.update(seed=10**MAX_INT_DIGITS), "seed", "more than 100 digits"),
+        (lambda d: d.update(meta={"a": [[-(10**200)]]}), "meta.a[0][0]", "more than 100"),
+        (lambda d: d.update(meta={"x y": 10**100}), "meta['x y']", "more than 100 digits"),
+        (lambda d: d.update(result=nested(MAX_DEPTH)), "result", f"deeper than {MAX_DEPTH}"),
+        (lambda d: d.update(edges=nested(5000)), "edges", f"deeper than {MAX_DEPTH}"),
     ],
 )
 def test_malformed_records_name_the_field(change, field: str, problem: str) -> None:
     data = base()
     change(data)
+    if field == "edges[-1]":
+        field = f"edges[{len(data['edges']) - 1}].delivered_ns"
     with pytest.raises(RecordError) as info:
         MatchRecord.from_json(data)
     assert info.value.field == field
     assert problem in info.value.problem
+    assert len(info.value.problem) < 160  # the value is quoted cut short
+
+
+def nested(depth: int) -> list[Any]:
+    """A list ``depth`` deep: ``[[[…]]]``."""
+    value: list[Any] = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_nesting_may_reach_the_limit_but_not_pass_it() -> None:
+    data = base()
+    data["meta"] = {"deep": nested(MAX_DEPTH - 2)}  # the record 1, meta 2, then the list
+    assert MatchRecord.from_json(data).meta == data["meta"]
+    data["meta"] = {"deep": nested(MAX_DEPTH - 1)}
+    with pytest.raises(RecordError, match=f"meta: nested deeper than {MAX_DEPTH} levels"):
+        MatchRecord.from_json(data)
+
+
+def test_json_text_nested_past_the_parser_is_one_record_error() -> None:
+    text = '{"format": "spit-match", "version": 1, "meta": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    with pytest.raises(RecordError) as info:
+        MatchRecord.loads(text)
+    assert (info.value.field, info.value.problem) == ("record", "nested deeper than 64 levels")
+
+
+@pytest.mark.parametrize("digits", [MAX_INT_DIGITS + 1, 4300, 4301, 100_000])
+def test_json_text_with_a_huge_integer_names_its_field(digits: int) -> None:
+    text = json.dumps(base()).replace('"seed": 0', '"seed": -' + "7" * digits)
+    with pytest.raises(RecordError) as info:
+        MatchRecord.loads(text)
+    assert (info.value.field, info.value.problem) == ("seed", "an integer of more than 100 digits")
+
+
+def test_an_integer_of_the_most_digits_is_read() -> None:
+    text = json.dumps(base()).replace('"seed": 0', '"seed": ' + "7" * MAX_INT_DIGITS)
+    assert MatchRecord.loads(text).seed == int("7" * MAX_INT_DIGITS)
+
+
+def test_an_edge_from_before_the_start_is_read_when_its_delivery_is_given() -> None:
+    data = base()
+    data["edges"][0].update(t_ns=-5, delivered_ns=0)
+    assert MatchRecord.from_json(data).edges[0].t_ns == -5
+    del data["edges"][0]["delivered_ns"]
+    with pytest.raises(RecordError, match=re.escape("edges[0].delivered_ns: missing, and t_ns -5")):
+        MatchRecord.from_json(data)
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("best_of", True), ("best_of", 3.0), ("spit_delay_ms", True), ("beaten_window_ms", False)],
+)
+def test_rules_refuse_a_boolean_or_a_float_for_a_whole_number(setting: str, value: object) -> None:
+    with pytest.raises(
+        RulesError, match=re.escape(f"{setting} must be a whole number, got {value!r}")
+    ):
+        Rules.from_dict({setting: value})
+    assert Rules.from_dict({"best_of": 3}).best_of == 3
+
+
+def test_rules_quote_a_long_value_cut_short() -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_dict({"tie_rule": "x" * 10_000})
+    assert len(str(info.value)) < 120
 
 
 def test_delivered_ns_is_optional() -> None:

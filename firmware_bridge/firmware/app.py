@@ -8,7 +8,7 @@ pseudo-terminal. MicroPython subset.
 import select
 
 from firmware_bridge.firmware.board import Board
-from firmware_bridge.firmware.config import Config, load_config
+from firmware_bridge.firmware.config import CONFIG_PATH, Config, boot_config
 from firmware_bridge.firmware.outputs import make_output
 
 TYPE_CHECKING = False
@@ -52,7 +52,9 @@ class Firmware:
     """The board: configuration, outputs, watchdog and :class:`Board` logic.
 
     Building it calls ``micropython.kbd_intr(-1)`` first: otherwise a 0x03 byte inside a
-    frame would raise KeyboardInterrupt and flush the input.
+    frame would raise KeyboardInterrupt and flush the input. ``config_error``, when given,
+    says why the configuration file was not used (``config`` is then the built-in defaults):
+    the lights show the configuration-error pattern instead of the link-lost one.
     """
 
     def __init__(
@@ -62,9 +64,11 @@ class Firmware:
         neopixel: "NeopixelLike | None",
         micropython: "MicropythonLike",
         clock_ms: "Callable[[], int]",
+        config_error: "str | None" = None,
     ) -> None:
         micropython.kbd_intr(-1)
         self.config = config
+        self.config_error = config_error
         self.clock_ms = clock_ms
         self.output = make_output(config, machine, neopixel)
         self.board = Board(
@@ -75,6 +79,7 @@ class Firmware:
             link_lost_rgb=config.link_lost_rgb,
             link_lost_period_ms=config.link_lost_period_ms,
             selftest_step_ms=config.selftest_step_ms,
+            config_error=config_error is not None,
         )
         self.watchdog: WatchdogLike | None = None
         if config.watchdog_ms:
@@ -123,7 +128,29 @@ class Firmware:
             self.step(reader, writer, poller)
 
 
-def main(config_path: str = "lights.json") -> None:
+def boot(
+    machine: "MachineLike",
+    micropython: "MicropythonLike",
+    clock_ms: "Callable[[], int]",
+    load_neopixel: "Callable[[], NeopixelLike]",
+    config_path: str = CONFIG_PATH,
+) -> Firmware:
+    """Read the configuration at ``config_path`` as the board does at power-on and build the
+    :class:`Firmware`. Never fails on a bad file: it falls back to the built-in defaults and
+    shows the configuration-error pattern (:func:`~firmware_bridge.firmware.config.boot_config`).
+    ``load_neopixel`` is called only for the ws2812 driver."""
+    config, error = boot_config(config_path)
+    neopixel = load_neopixel() if config.driver == "ws2812" else None
+    return Firmware(config, machine, neopixel, micropython, clock_ms, config_error=error)
+
+
+def _import_neopixel() -> "NeopixelLike":
+    import neopixel  # type: ignore[import-not-found]
+
+    return neopixel  # type: ignore[no-any-return]
+
+
+def main(config_path: str = CONFIG_PATH) -> None:
     """The board's entry point: real hardware, USB CDC on stdin/stdout, forever."""
     import sys
     import time
@@ -131,16 +158,12 @@ def main(config_path: str = "lights.json") -> None:
     import machine  # type: ignore[import-not-found]
     import micropython  # type: ignore[import-not-found]
 
-    config = load_config(config_path)
-    neopixel = None
-    if config.driver == "ws2812":
-        import neopixel  # type: ignore[import-not-found,no-redef]
-    firmware = Firmware(
-        config,
+    firmware = boot(
         machine,
-        neopixel,
         micropython,
         ticks_clock(time.ticks_ms, time.ticks_diff),  # type: ignore[attr-defined]
+        _import_neopixel,
+        config_path,
     )
     reader = sys.stdin.buffer
     poller = select.poll()

@@ -11,6 +11,23 @@ from firmware_bridge.firmware import FIRMWARE_VERSION
 OFF = (0, 0, 0)
 FULL = (255, 255, 255)
 
+#: The configuration-error pattern, shown instead of the link-lost one when the board runs
+#: on its built-in defaults because its configuration file was unusable: every light flashes
+#: red twice, hard on and off (no fading, so plain on/off LEDs show it too), then stays dark:
+#: on 0-150 ms and 300-450 ms of each 1200 ms cycle.
+CONFIG_ERROR_RGB = (255, 0, 0)
+CONFIG_ERROR_FLASH_MS = 150
+CONFIG_ERROR_PERIOD_MS = 1200
+
+
+def config_error_lit(t_ms: int) -> bool:
+    """Whether the configuration-error pattern is lit ``t_ms`` into it: two short flashes,
+    then a pause, every :data:`CONFIG_ERROR_PERIOD_MS`."""
+    phase = t_ms % CONFIG_ERROR_PERIOD_MS
+    return phase < CONFIG_ERROR_FLASH_MS or (
+        2 * CONFIG_ERROR_FLASH_MS <= phase < 3 * CONFIG_ERROR_FLASH_MS
+    )
+
 
 def wave(t_ms: int, period_ms: int) -> int:
     """Breathing level 0..255 at ``t_ms`` into a ``period_ms`` cycle: a squared triangle,
@@ -30,7 +47,9 @@ class Board:
 
     ``light_count`` lights are driven; records past it in a snapshot are ignored, lights
     past a snapshot's count are turned off. Times are milliseconds on a clock that does
-    not wrap (see :func:`firmware_bridge.firmware.app.ticks_clock`).
+    not wrap (see :func:`firmware_bridge.firmware.app.ticks_clock`). ``config_error``: the
+    board runs on its built-in defaults because its configuration file was unusable, and
+    shows the configuration-error pattern wherever it would show the link-lost pattern.
     """
 
     def __init__(
@@ -42,8 +61,10 @@ class Board:
         link_lost_rgb: tuple[int, int, int] = (96, 48, 0),
         link_lost_period_ms: int = 2400,
         selftest_step_ms: int = 120,
+        config_error: bool = False,
     ) -> None:
         self.light_count = light_count
+        self.config_error = config_error
         self.capabilities = capabilities
         self.link_lost_ms = link_lost_ms
         self.link_lost_rgb = link_lost_rgb
@@ -138,13 +159,17 @@ class Board:
         return self.last_valid_ms < 0 or now_ms - self.last_valid_ms >= self.link_lost_ms
 
     def render(self, now_ms: int) -> list[tuple[int, int, int]]:
-        """The colour of every light at ``now_ms``: self test, else link-lost, else the
-        wanted state with blink and pulse timing applied."""
+        """The colour of every light at ``now_ms``: self test, else link-lost (or the
+        configuration-error pattern), else the wanted state with blink and pulse timing
+        applied."""
         n = self.light_count
         if self.in_selftest(now_ms):
             lit = (now_ms - self.started_ms) // self.selftest_step_ms
             return [FULL if i == lit else OFF for i in range(n)]
         if self.link_lost(now_ms):
+            if self.config_error:
+                since = now_ms - self.selftest_until_ms
+                return [CONFIG_ERROR_RGB if config_error_lit(since) else OFF] * n
             level = wave(now_ms - self.started_ms, self.link_lost_period_ms)
             return [scale(self.link_lost_rgb, level)] * n
         out = []

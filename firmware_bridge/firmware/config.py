@@ -2,13 +2,29 @@
 
 On the board the configuration is the JSON file ``lights.json`` at the root of its
 filesystem (``config.json`` beside this module is the default that ``spit-cabinet firmware
-flash`` copies there). Keys left out take the values in :data:`DEFAULTS`.
+flash`` copies there). Keys left out take the values in :data:`DEFAULTS`; a key not in
+:data:`DEFAULTS` is an error (it is almost always a misspelt one, whose setting would
+silently not apply). The file may hold at most :data:`MAX_CONFIG_BYTES` bytes nested at most
+:data:`MAX_CONFIG_DEPTH` deep.
+
+The board reads it with :func:`boot_config`, which never fails: an unusable file means the
+built-in defaults, and the firmware shows its configuration-error pattern instead of the
+link-lost one. ``spit-cabinet firmware flash`` checks a file with this same module
+(:func:`parse_config`, then :class:`Config`) before it copies anything.
 """
 
 import json
+import os
 
 #: Where the firmware looks for its configuration on the board.
 CONFIG_PATH = "lights.json"
+
+#: The largest configuration file, in bytes. The shipped one is about 330 bytes; the limit
+#: bounds what the board reads into its RAM (about 200 KiB) at boot.
+MAX_CONFIG_BYTES = 4096
+#: The deepest nesting of ``[`` and ``{`` in the file, the top object counting as 1 (a valid
+#: configuration needs 2). Checked before the JSON is parsed, so no parser recurses deeper.
+MAX_CONFIG_DEPTH = 8
 
 #: Drivers: plain on/off pins, PWM pins (brightness and pulse), or one WS2812 chain.
 DRIVERS = ("plain", "pwm", "ws2812")
@@ -49,8 +65,10 @@ class Config:
         if values:
             for key in values:
                 if key not in DEFAULTS:
+                    # Sorted: MicroPython's dicts keep no order, and the message is the same.
                     raise ConfigError(
-                        f"unknown configuration key {key!r}; the keys are {', '.join(DEFAULTS)}"
+                        f"unknown configuration key {key!r}; the keys are"
+                        f" {', '.join(sorted(DEFAULTS))}"
                     )
             merged.update(values)
         driver = merged["driver"]
@@ -58,7 +76,7 @@ class Config:
             raise ConfigError(f"driver must be one of {', '.join(DRIVERS)}; got {driver!r}")
         self.driver = str(driver)
         self.pins = _ints(merged["pins"], "pins", 0, 29)
-        self.active_low = bool(merged["active_low"])
+        self.active_low = _bool(merged["active_low"], "active_low")
         self.pwm_freq_hz = _int(merged["pwm_freq_hz"], "pwm_freq_hz", 100, 100000)
         self.pixel_pin = _int(merged["pixel_pin"], "pixel_pin", 0, 29)
         self.pixel_count = _int(merged["pixel_count"], "pixel_count", 1, 15)
@@ -88,6 +106,12 @@ class Config:
         return self.pixel_count if self.driver == "ws2812" else len(self.pins)
 
 
+def _bool(value: object, key: str) -> bool:
+    if value is not True and value is not False:
+        raise ConfigError(f"{key} must be true or false, got {value!r}")
+    return value is True
+
+
 def _ints(value: object, key: str, low: int, high: int) -> list[int]:
     if not isinstance(value, list):
         raise ConfigError(f"{key} must be a list of whole numbers, got {value!r}")
@@ -100,22 +124,86 @@ def _int(value: object, key: str, low: int, high: int) -> int:
     return value
 
 
-def parse_config(text: str, source: str = CONFIG_PATH) -> dict[str, object]:
-    """The JSON object in ``text``, read from ``source`` (named in errors)."""
+def _too_deep(text: str) -> bool:
+    """True when brackets outside JSON strings nest deeper than :data:`MAX_CONFIG_DEPTH`."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "[" or ch == "{":
+            depth += 1
+            if depth > MAX_CONFIG_DEPTH:
+                return True
+        elif ch == "]" or ch == "}":
+            depth -= 1
+    return False
+
+
+def parse_config(text: str | bytes, source: str = CONFIG_PATH) -> dict[str, object]:
+    """The JSON object in ``text`` (the file's bytes, or its text), read from ``source``
+    (named in errors). Raises :class:`ConfigError` with a one-line message."""
     try:
-        values = json.loads(text)
+        data = text.encode("utf-8") if isinstance(text, str) else text
+    except ValueError:  # a str that is no Unicode text (lone surrogates, CPython only)
+        raise ConfigError(f"{source} is not UTF-8 text") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source} is larger than {MAX_CONFIG_BYTES} bytes")
+    try:
+        decoded = data.decode("utf-8")
+    except ValueError:  # UnicodeError on MicroPython, UnicodeDecodeError on CPython
+        raise ConfigError(f"{source} is not UTF-8 text") from None
+    if _too_deep(decoded):
+        raise ConfigError(f"{source} nests deeper than {MAX_CONFIG_DEPTH} levels")
+    try:
+        values = json.loads(decoded)
     except ValueError as exc:
         raise ConfigError(f"{source} is not valid JSON ({exc})") from None
     if not isinstance(values, dict):
-        raise ConfigError(f"{source} must hold a JSON object")
+        raise ConfigError(f"{source} must hold a JSON object, not {_kind(values)}")
     return values
 
 
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    return "a number"
+
+
 def load_config(path: str = CONFIG_PATH) -> Config:
-    """Read the JSON configuration at ``path``; a missing file means all defaults."""
+    """Read and check the JSON configuration at ``path``; a missing file means all defaults.
+
+    Reads at most one byte more than :data:`MAX_CONFIG_BYTES`. Raises :class:`ConfigError`
+    when the file cannot be used, ``OSError`` when it is there but cannot be read."""
     try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
+        os.stat(path)
+    except OSError:  # no file (not compared by errno: MicroPython's WebAssembly port differs)
         return Config()
-    return Config(parse_config(text, path))
+    with open(path, "rb") as f:
+        data = f.read(MAX_CONFIG_BYTES + 1)
+    return Config(parse_config(data, path))
+
+
+def boot_config(path: str = CONFIG_PATH) -> "tuple[Config, str | None]":
+    """The configuration the board boots with, and why the file was not used (or ``None``).
+
+    Never raises: whatever is wrong with the file (not JSON, wrong types, an unknown driver
+    or key, too large, too deep, out of memory), the board must still come up, drive its
+    lights and answer the host, so it takes the built-in :data:`DEFAULTS`."""
+    try:
+        return load_config(path), None
+    except Exception as exc:  # the board must boot whatever the file holds
+        return Config(), str(exc) or type(exc).__name__

@@ -18,7 +18,7 @@ import time
 import tty
 from collections.abc import Callable
 
-from firmware_bridge.firmware.app import POLL_MS, Firmware
+from firmware_bridge.firmware.app import POLL_MS, Firmware, boot
 from firmware_bridge.firmware.config import Config
 from firmware_bridge.sim.hardware import StubMachine, StubMicropython, StubNeopixelModule
 
@@ -89,7 +89,10 @@ class Simulator:
     ``link_path``, if given, is a symlink kept pointing at the current pty (the stable name
     a host is configured with). ``clock_ms`` is the firmware's millisecond clock (default
     CLOCK_MONOTONIC; pass a :class:`VirtualClock` to drive blink, pulse and link-lost timing
-    from a test).
+    from a test). ``config_path``, instead of ``config``, makes every power-up read that
+    configuration file exactly as the board reads ``lights.json``
+    (:func:`firmware_bridge.firmware.app.boot`): an unusable file means the built-in defaults
+    and the configuration-error pattern; :attr:`config` is then what the board runs with.
     """
 
     def __init__(
@@ -98,8 +101,12 @@ class Simulator:
         *,
         link_path: str | None = None,
         clock_ms: Callable[[], int] = monotonic_ms,
+        config_path: str | None = None,
     ) -> None:
+        if config is not None and config_path is not None:
+            raise ValueError("give a configuration or a configuration file, not both")
         self.config = config if config is not None else Config()
+        self.config_path = config_path
         self.link_path = link_path
         self.clock_ms = clock_ms
         self.boots = 0
@@ -145,9 +152,16 @@ class Simulator:
         self.machine = StubMachine()
         self.neopixel = StubNeopixelModule()
         self.micropython = StubMicropython()
-        self.firmware = Firmware(
-            self.config, self.machine, self.neopixel, self.micropython, self.clock_ms
-        )
+        if self.config_path is None:
+            self.firmware = Firmware(
+                self.config, self.machine, self.neopixel, self.micropython, self.clock_ms
+            )
+        else:
+            neopixel = self.neopixel
+            self.firmware = boot(
+                self.machine, self.micropython, self.clock_ms, lambda: neopixel, self.config_path
+            )
+            self.config = self.firmware.config
         self.boots += 1
         self.writer = _PtyWriter(master)
         poller = select.poll()

@@ -11,20 +11,40 @@ import argparse
 import sys
 import time
 
+from cabinet.arg_types import float_range, int_range
 from firmware_bridge.lights import LIGHT_NAMES, Light, LightState
 from firmware_bridge.link import LightLink
+
+MAX_STEP_MS = 60_000
+"""The longest ``--step-ms``: a minute per light is already more than anyone checks."""
+
+MAX_CONNECT_TIMEOUT_S = 600
+"""The longest ``--connect-timeout-s``: ten minutes to plug the board in."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("lights", help="the indicator lights")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    test = actions.add_parser("test", help="cycle every light, for installers")
+    test = actions.add_parser(
+        "test",
+        help="cycle every light, for installers",
+        description="Light every light in turn and name it, then blink them all and print "
+        "the link's health.",
+        epilog="Exit status: 0 done; 1 no board answered, or it stopped answering; 2 bad "
+        "arguments.",
+    )
     test.add_argument("--port", help="the board's serial port (default: found by USB id)")
     test.add_argument(
-        "--step-ms", type=int, default=600, help="how long each light stays on (default 600)"
+        "--step-ms",
+        type=int_range(0, MAX_STEP_MS, "ms"),
+        default=600,
+        help=f"how long each light stays on, 0 to {MAX_STEP_MS} ms (default 600)",
     )
     test.add_argument(
-        "--connect-timeout-s", type=float, default=5.0, help="how long to look for the board"
+        "--connect-timeout-s",
+        type=float_range(0.0, MAX_CONNECT_TIMEOUT_S, "seconds"),
+        default=5.0,
+        help=f"how long to look for the board, 0 to {MAX_CONNECT_TIMEOUT_S} s (default 5)",
     )
     test.set_defaults(func=run)
 

@@ -31,6 +31,7 @@ from cabinet.app import (
     TableLights,
     run_frames,
 )
+from cabinet.arg_types import float_range
 from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
 from cabinet.display.geometry import Orientation
 from cabinet.flow import GameFinished
@@ -56,6 +57,12 @@ from wiring.errors import WiringError
 log = logging.getLogger("spit-cabinet")
 
 WINDOW_SIZE = (1280, 720)
+
+MAX_SECONDS = 31_536_000
+"""The longest ``--seconds``: a year (a soak test); with no ``--seconds`` it runs on."""
+
+MAX_AUTOPLAY_AFTER_S = 3600
+"""The longest ``--autoplay-after``: an hour of attract mode before the first game."""
 
 
 def register(subparsers: Any) -> None:
@@ -90,7 +97,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--wiring", type=Path, help="the installer's pin map override (TOML, docs/wiring.md)"
     )
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
+    parser.add_argument(
+        "--seconds",
+        type=float_range(0, MAX_SECONDS, "seconds"),
+        help=f"stop after this many seconds, 0 to {MAX_SECONDS} (a year)",
+    )
     parser.add_argument(
         "--autoplay",
         action="store_true",
@@ -98,10 +109,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--autoplay-after",
-        type=float,
+        type=float_range(0, MAX_AUTOPLAY_AFTER_S, "seconds"),
         default=0.0,
         metavar="S",
-        help="with --autoplay, watch attract this long before joining (0)",
+        help=f"with --autoplay, watch attract this long before joining, 0 to "
+        f"{MAX_AUTOPLAY_AFTER_S} s (0)",
     )
     parser.add_argument(
         "--games", type=int, metavar="N", help="stop once N games have been recorded"
@@ -206,10 +218,15 @@ class StoredRecords(RecordSink):
 
 def board_port(choice: str) -> str | None:
     """The LED board's serial port for the table process: the one named, the board found
-    by its USB id for ``auto``, or ``None`` (``none``, or no board: lights on screen)."""
+    by its USB id for ``auto``, or ``None`` (``none``, or no board: lights on screen). A
+    named port that does not exist is said, once, and the lights go on screen, as for
+    ``auto`` with no board."""
     if choice == "none":
         return None
     if choice != "auto":
+        if os.name == "posix" and not os.path.exists(choice):
+            log.warning("LED board port %s does not exist: the lights are shown on screen", choice)
+            return None
         return choice
     from firmware_bridge.transport import find_board
 

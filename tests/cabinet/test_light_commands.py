@@ -9,10 +9,21 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cabinet.commands import firmware, lights
 from firmware_bridge.firmware.config import Config
 from firmware_bridge.sim import Simulator
+from tests.cabinet.cli_input import (
+    UNTIMED,
+    accepted,
+    assert_one_error,
+    float_in,
+    float_texts,
+    refused,
+)
+from tests.cabinet.test_game_commands import run_cli
 
 
 def parse(module: object, argv: list[str]) -> argparse.Namespace:
@@ -48,6 +59,67 @@ def test_lights_test_without_a_board_fails_cleanly(
     )
     assert args.func(args) == 1
     assert "no light board answered" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "high", "unit"),
+    [("--connect-timeout-s", lights.MAX_CONNECT_TIMEOUT_S, "seconds")],
+)
+@UNTIMED
+@given(text=float_texts())
+def test_the_connect_timeout_is_finite_and_within_its_limits(
+    option: str, high: int, unit: str, text: str
+) -> None:
+    if float_in(text, 0, high):
+        assert accepted("lights", "test", f"{option}={text}").connect_timeout_s == float(text)
+    else:
+        err = refused("lights", "test", f"{option}={text}")
+        assert_one_error(
+            err,
+            f"spit-cabinet lights test: error: argument {option}: must be a number from 0 to "
+            f"{high} {unit}, got ",
+        )
+
+
+@UNTIMED
+@given(st.one_of(st.integers(min_value=-(10**40), max_value=10**40).map(str), float_texts()))
+def test_the_step_is_whole_milliseconds_within_its_limits(text: str) -> None:
+    try:
+        whole: int | None = int(text)
+    except ValueError:
+        whole = None
+    if whole is not None and 0 <= whole <= lights.MAX_STEP_MS:
+        assert accepted("lights", "test", f"--step-ms={text}").step_ms == whole
+    else:
+        err = refused("lights", "test", f"--step-ms={text}")
+        assert_one_error(err, "spit-cabinet lights test: error: argument --step-ms: ")
+        assert f"0 to {lights.MAX_STEP_MS} ms, got " in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--connect-timeout-s", "nan"],  # waited for ever
+        ["--connect-timeout-s", "inf"],
+        ["--connect-timeout-s=-1"],
+        ["--step-ms", str(10**30)],  # slept for an overflowing time
+    ],
+)
+def test_bad_numbers_in_a_real_process_fail_at_once_with_one_line(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    done = run_cli("lights", "test", "--port", str(tmp_path / "none"), *argv)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert_one_error(done.stderr, "spit-cabinet lights test: error: argument --")
+
+
+def test_lights_test_help_gives_the_limits_and_exit_status() -> None:
+    done = run_cli("lights", "test", "--help")
+    text = " ".join(done.stdout.split())
+    assert f"0 to {lights.MAX_STEP_MS} ms" in text
+    assert f"0 to {lights.MAX_CONNECT_TIMEOUT_S} s" in text
+    assert "Exit status: 0 done; 1 no board answered" in text
 
 
 def test_flash_stages_only_board_files_and_runs_mpremote_once(tmp_path: Path) -> None:

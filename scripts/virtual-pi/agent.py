@@ -85,11 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command")
     parser.add_argument("--timeout", type=float, default=300)
     args = parser.parse_args(argv)
-    agent = Agent(args.run_dir)
     try:
-        status, output = agent.run(args.command, args.timeout)
-    finally:
-        agent.close()
+        agent = Agent(args.run_dir)
+        try:
+            status, output = agent.run(args.command, args.timeout)
+        finally:
+            agent.close()
+    except (OSError, TimeoutError) as exc:  # no guest, or it went away (a reboot)
+        print(f"agent: {exc}", file=sys.stderr)
+        return 124
     if output:
         print(output)
     return status

@@ -49,7 +49,7 @@ cp -r "$REPO/deploy" "$stick/deploy"
 next_src=$RUN/next-src
 rm -rf "$next_src" "$stick/wheels-next"
 mkdir -p "$next_src"
-(cd "$REPO" && git ls-files -z | xargs -0 cp --parents -t "$next_src")
+(cd "$REPO" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$next_src")
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/pyproject.toml")
 next_version=$version.post1
 sed -i "s/^version = \"$version\"\$/version = \"$next_version\"/" "$next_src/pyproject.toml"
@@ -128,7 +128,7 @@ start=$SECONDS
 agent "systemctl reboot --no-block 2>/dev/null" || true
 sleep 10
 for _ in $(seq 120); do
-  now_id=$(agent "cat /proc/sys/kernel/random/boot_id" 2>/dev/null || true)
+  now_id=$(agent "cat /proc/sys/kernel/random/boot_id" --timeout 20 2>/dev/null || true)
   [[ -n $now_id && $now_id != "$boot_id" ]] && break
   sleep 2
 done

@@ -12,6 +12,7 @@ lock (:meth:`~cabinet.table.local.LocalTable.hold`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import sqlite3
 import time
@@ -450,7 +451,7 @@ class CabinetApp:
                 self._count_stuck(batch)
                 if self.in_service:
                     assert service is not None
-                    self._in_menu(lambda b=batch: service.take(b, now), now)
+                    self._in_menu(functools.partial(service.take, batch, now), now)
                 else:
                     self._take(batch, now)
             if service is not None and service.is_open:

@@ -174,7 +174,10 @@ def check_sound() -> Finding:
 
     try:
         pygame.mixer.init()
-        freq, _, channels = pygame.mixer.get_init()
+        init = pygame.mixer.get_init()
+        if init is None:
+            raise pygame.error("the mixer did not start")
+        freq, _, channels = init
         driver = os.environ.get("SDL_AUDIODRIVER", "default")
         pygame.mixer.quit()
     except pygame.error as exc:

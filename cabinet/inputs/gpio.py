@@ -104,7 +104,7 @@ def ticks_to_ns(ticks: float) -> int:
     return round(ticks * 1_000_000_000)
 
 
-class TimestampedButton(DigitalInputDevice):  # type: ignore[misc]
+class TimestampedButton(DigitalInputDevice):
     """A button wired from a GPIO to ground (internal pull-up, active low) that reports
     every edge, with the pin's own timestamp, to ``on_edge(pressed, t_ns)``.
 

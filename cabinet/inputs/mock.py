@@ -30,7 +30,7 @@ from cabinet.inputs.gpio import GpioInput
 NS_PER_S = 1_000_000_000
 
 
-class TimedMockPin(MockPin):  # type: ignore[misc]
+class TimedMockPin(MockPin):
     """A mock input pin driven at explicit times.
 
     ``drive_at(high, t_ns)`` sets the level as if the edge happened at ``t_ns`` (ns on

@@ -1,9 +1,14 @@
 """The cabinet's sound effects: synthesized at start-up, played by a :class:`SoundBoard`.
 
+>>> import os
+>>> _ = os.environ.setdefault("SDL_AUDIODRIVER", "dummy")  # SDL's silent device, for this
 >>> from cabinet.sound import SoundBoard
 >>> board = SoundBoard.open(volume_percent=70, attract_sound=False)
->>> board.play("select")  # in a game: True (heard) if there is an audio device
->>> board.play("play", in_attract=True)  # in the attract demo: heard if attract sound is on
+>>> board.play("select")  # in a game: heard, when there is an audio device
+True
+>>> board.play("play", in_attract=True)  # in the attract demo: only if attract sound is on
+False
+>>> board.close()
 
 See docs/sound.md.
 """

@@ -68,7 +68,8 @@ class RemoteMatch:
         start_abs_ns: int,
     ) -> None:
         self.table = table
-        self.number = game
+        self.number: int | None = game
+        self._game = game
         """The display's number for this game (the table's reports carry it)."""
         self.rules = rules
         self.seed = seed
@@ -121,7 +122,7 @@ class RemoteMatch:
         every edge the table reported."""
         if self.outcome is None and self._abandoned_ns is None:
             self._abandoned_ns = max(self.to_match(now_abs_ns), self._clock_ns())
-        self.table.stop_game(self.number, now_abs_ns)
+        self.table.stop_game(self._game, now_abs_ns)
         return []
 
     def record(self) -> MatchRecord:

@@ -40,11 +40,11 @@ from cabinet.i18n import Translator, font_path
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import SERVICE, TEST
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
+from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.light_show import READY_SHOWN_NS, countdown_left_ns, lights_for
 from cabinet.service.context import ServiceContext
-from cabinet.service.door import DoorOpen, no_door
 from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
 from cabinet.sound import SoundBoard

@@ -1,10 +1,12 @@
 """The import layers of DESIGN.md: game/ and wiring/ use only the standard library and
-themselves; nothing outside cabinet/ imports cabinet/."""
+themselves; nothing outside cabinet/ imports cabinet/; inside cabinet/service/ no import
+goes round in a circle."""
 
 from __future__ import annotations
 
 import ast
 import sys
+from collections.abc import Mapping, Set
 from pathlib import Path
 
 import pytest
@@ -63,3 +65,103 @@ def test_firmware_bridge_imports_only_pyserial_and_the_standard_library() -> Non
         if on_board:
             bad -= board_modules
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def module_name(path: Path, root: Path = ROOT) -> str:
+    """``cabinet/service/kit.py`` → ``cabinet.service.kit`` (a package: its folder's name)."""
+    parts = path.relative_to(root).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def imported_names(path: Path, root: Path = ROOT) -> set[str]:
+    """The full dotted name of every module ``path`` may import, wherever the import is
+    (in a function, under ``if TYPE_CHECKING:``): relative imports resolved, and for
+    ``from m import n`` both ``m`` and ``m.n`` (``n`` may be a module)."""
+    module = module_name(path, root)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = parts[: len(parts) - node.level + 1]
+                stem = ".".join([*base, node.module] if node.module else base)
+            else:
+                stem = node.module or ""
+            names.add(stem)
+            names.update(f"{stem}.{alias.name}" for alias in node.names)
+    return names
+
+
+def import_graph(folder: Path, root: Path = ROOT) -> dict[str, set[str]]:
+    """Each module under ``folder`` → the modules under ``folder`` it imports."""
+    modules = {module_name(path, root): path for path in sorted(folder.rglob("*.py"))}
+    return {
+        name: {m for m in imported_names(path, root) if m in modules and m != name}
+        for name, path in modules.items()
+    }
+
+
+def find_cycle(graph: Mapping[str, Set[str]]) -> list[str] | None:
+    """A circle of ``graph``, as the path round it (its first node again at the end), or
+    ``None`` when there is none."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return None
+        path.append(node)
+        for target in sorted(graph.get(node, ())):
+            cycle = visit(target)
+            if cycle is not None:
+                return cycle
+        path.pop()
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        cycle = visit(start)
+        if cycle is not None:
+            return cycle
+    return None
+
+
+def test_the_service_menu_imports_go_round_no_circle() -> None:
+    """The page kit imports no page, pages import the kit, and only the pages that list
+    pages import pages: every import counts, the lazy ones in functions and the ones for
+    the type checker alike."""
+    graph = import_graph(ROOT / "cabinet" / "service")
+    assert "cabinet.service.kit" in graph["cabinet.service.main_page"], "the checker sees no import"
+    cycle = find_cycle(graph)
+    assert cycle is None, "cabinet/service/ imports go round: " + " -> ".join(cycle or ())
+
+
+def test_the_cycle_checker_sees_circles(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("def f():\n    from pkg.b import g\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import c\n"
+    )
+    (package / "c.py").write_text("import pkg.d\n")
+    (package / "d.py").write_text("from .a import f\n")
+    graph = import_graph(package, tmp_path)
+    assert graph == {
+        "pkg": set(),
+        "pkg.a": {"pkg.b"},
+        "pkg.b": {"pkg", "pkg.c"},
+        "pkg.c": {"pkg.d"},
+        "pkg.d": {"pkg.a"},
+    }
+    assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.a"]
+    (package / "d.py").write_text("")
+    assert find_cycle(import_graph(package, tmp_path)) is None

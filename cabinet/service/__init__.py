@@ -1,7 +1,11 @@
 """The operator's service menu: settings, tests, bookkeeping, last games, factory reset.
 
 TEST opens it from anywhere (:meth:`cabinet.app.CabinetApp.open_service`); the menu is a
-stack of pages (:mod:`.pages`, :mod:`.tests_pages`, …) driven by :class:`.keys.MenuKey`
-presses, each page describing what is on screen as a :class:`.screen.MenuScreen` that
-:class:`.draw.MenuRenderer` paints. See ``docs/service-menu.md``.
+stack of pages driven by :class:`.keys.MenuKey` presses, each page describing what is on
+screen as a :class:`.screen.MenuScreen` that :class:`.draw.MenuRenderer` paints. See
+``docs/service-menu.md``.
+
+Imports go one way, with no circle (``tests/test_layers.py`` checks): :mod:`.kit` (the
+page kinds, imports no page) ← the pages (:mod:`.setting_pages`, :mod:`.input_page`, …)
+← :mod:`.main_page` (the pages that list pages) ← :mod:`.menu`.
 """

@@ -4,21 +4,19 @@ cabinet's lifetime. A group can be cleared (after a confirm); lifetime totals ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cabinet.inputs.controls import ALL_CONTROLS
 from cabinet.service.format import control_label, duration, when
-from cabinet.service.pages import ConfirmPage, Item, ListPage
+from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu
+from cabinet.service.screen import Tone
 from cabinet.storage.audits import AuditGroup, GameCounts, HardwareCounts, PlayCounts, PowerCounts
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 
 class BookkeepingPage(ListPage):
     title_key = "service.main.bookkeeping"
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         return [
             Item(
@@ -30,7 +28,7 @@ class BookkeepingPage(ListPage):
         ]
 
 
-def _opener(menu: ServiceMenu, group: AuditGroup) -> Callable[[int], None]:
+def _opener(menu: Menu, group: AuditGroup) -> Callable[[int], None]:
     return lambda now: menu.push(AuditGroupPage(group))
 
 
@@ -45,25 +43,25 @@ class AuditGroupPage(ListPage):
         super().__init__()
         self.group = group
 
-    def title(self, menu: ServiceMenu) -> str:
+    def title(self, menu: Menu) -> str:
         return menu.tr.t(f"service.audit.group.{self.group.value}")
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         audit = menu.store.audits.group(self.group)
         rows = [
             Item(
                 tr.t("service.audit.cleared", value=when(audit.cleared_at)),
                 tr.t("service.audit.columns"),
-                tone="head",
+                tone=Tone.HEAD,
             )
         ]
         counters = _COUNTERS[self.group](menu, audit.current, audit.lifetime)
-        rows.extend(Item(label, value, tone="head") for label, value in counters)
-        rows.append(Item(tr.t("service.audit.clear"), select=self._clear(menu), tone="warn"))
+        rows.extend(Item(label, value, tone=Tone.HEAD) for label, value in counters)
+        rows.append(Item(tr.t("service.audit.clear"), select=self._clear(menu), tone=Tone.WARN))
         return rows
 
-    def _clear(self, menu: ServiceMenu) -> Callable[[int], None]:
+    def _clear(self, menu: Menu) -> Callable[[int], None]:
         group = self.group
 
         def clear(now_ns: int) -> None:
@@ -75,7 +73,7 @@ class AuditGroupPage(ListPage):
         return lambda now: menu.push(ConfirmPage(question, clear))
 
 
-def _games(menu: ServiceMenu, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]:
+def _games(menu: Menu, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]:
     t = menu.tr.t
     return [
         (t("service.audit.two_player"), _pair(c.two_player, life.two_player)),
@@ -96,7 +94,7 @@ def _games(menu: ServiceMenu, c: GameCounts, life: GameCounts) -> list[tuple[str
     ]
 
 
-def _play(menu: ServiceMenu, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
+def _play(menu: Menu, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
     t = menu.tr.t
     return [
         (t("service.audit.plays"), _pair(c.plays, life.plays)),
@@ -116,7 +114,7 @@ def _play(menu: ServiceMenu, c: PlayCounts, life: PlayCounts) -> list[tuple[str,
     ]
 
 
-def _hardware(menu: ServiceMenu, c: HardwareCounts, life: HardwareCounts) -> list[tuple[str, str]]:
+def _hardware(menu: Menu, c: HardwareCounts, life: HardwareCounts) -> list[tuple[str, str]]:
     tr = menu.tr
     rows = [
         (tr.t("service.audit.link_drops"), _pair(c.led_link_drops, life.led_link_drops)),
@@ -134,7 +132,7 @@ def _hardware(menu: ServiceMenu, c: HardwareCounts, life: HardwareCounts) -> lis
     return rows
 
 
-def _power(menu: ServiceMenu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str]]:
+def _power(menu: Menu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str]]:
     t = menu.tr.t
     return [
         (t("service.audit.power_ons"), _pair(c.power_ons, life.power_ons)),

@@ -15,19 +15,19 @@ import pygame
 
 from cabinet.display.geometry import Box
 from cabinet.display.text import Colour, TextCache
-from cabinet.service.screen import MenuScreen, Row
+from cabinet.service.screen import MenuScreen, Row, Tone
 
 BACKGROUND: Colour = (10, 14, 30)
 TITLE_BAR: Colour = (30, 60, 120)
 CURSOR: Colour = (255, 214, 0)
 TEXT: Colour = (240, 240, 235)
 DIM: Colour = (150, 160, 170)
-TONES: dict[str, Colour] = {
-    "normal": TEXT,
-    "head": (190, 205, 220),
-    "warn": (255, 120, 90),
-    "good": (110, 230, 140),
-    "dim": DIM,
+TONES: dict[Tone, Colour] = {
+    Tone.NORMAL: TEXT,
+    Tone.HEAD: (190, 205, 220),
+    Tone.WARN: (255, 120, 90),
+    Tone.GOOD: (110, 230, 140),
+    Tone.DIM: DIM,
 }
 BARS: tuple[Colour, ...] = (
     (255, 255, 255),

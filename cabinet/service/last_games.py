@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 from cabinet.service.format import button_label, duration, stamp_ms, when
 from cabinet.service.keys import MenuKey
-from cabinet.service.pages import Item, ListPage, Page
-from cabinet.service.screen import MenuScreen, Row
+from cabinet.service.kit import Item, ListPage, Menu, Page
+from cabinet.service.screen import MenuScreen, Row, Tone
 from cabinet.storage.audits import Seat
 from cabinet.storage.records import GameListing
 from game.edges import Button, Edge
@@ -36,7 +36,6 @@ from game.record import MatchRecord, RecordError, replay, result_mismatches
 
 if TYPE_CHECKING:
     from cabinet.i18n import Translator
-    from cabinet.service.menu import ServiceMenu
 
 
 SHOWN_EVENTS = (Started, Selected, Played, Rejected, Tie, StuckChanged, Spat, GameOver, LateEdge)
@@ -71,13 +70,13 @@ class LastGamesPage(ListPage):
         super().__init__()
         self._games: list[GameListing] | None = None
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         if self._games is None:
             self._games = menu.store.records.recent()
         games = self._games
         if not games:
-            return [Item(tr.t("service.games.none"), tone="head")]
+            return [Item(tr.t("service.games.none"), tone=Tone.HEAD)]
         return [
             Item(
                 f"#{g.id}  {when(g.ended_at)}  {seat_names(tr, g)}",
@@ -87,7 +86,7 @@ class LastGamesPage(ListPage):
             for g in games
         ]
 
-    def _open(self, menu: ServiceMenu, game: GameListing) -> Callable[[int], None]:
+    def _open(self, menu: Menu, game: GameListing) -> Callable[[int], None]:
         def open_game(now_ns: int) -> None:
             try:
                 record = menu.store.records.record(game.id)
@@ -162,7 +161,7 @@ class ReplayPage(Page):
             if isinstance(e, Tie) or (isinstance(e, Rejected) and e.reason is RejectReason.BEATEN)
         ]
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         last = max(0, len(self.events) - 1)
         if key in (MenuKey.RIGHT, MenuKey.SELECT):
             self.index = min(last, self.index + 1)
@@ -179,19 +178,19 @@ class ReplayPage(Page):
         elif key in (MenuKey.BACK, MenuKey.NEXT):
             menu.pop(now_ns)
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
         title = tr.t("service.replay.title", n=self.game_id)
         if not self.events:
-            return MenuScreen(title, (Row(tr.t("service.replay.empty"), "", "head"),))
+            return MenuScreen(title, (Row(tr.t("service.replay.empty"), "", Tone.HEAD),))
         event = self.events[self.index]
         rows = [
             Row(
                 tr.t("service.replay.step", n=self.index + 1, count=len(self.events)),
                 tr.t("service.replay.races", count=len(self.races)),
-                "head",
+                Tone.HEAD,
             ),
-            Row(tr.t("service.replay.at"), f"{stamp_ms(tr, event.t_ns)} ms", "head"),
+            Row(tr.t("service.replay.at"), f"{stamp_ms(tr, event.t_ns)} ms", Tone.HEAD),
             *self.describe(tr, event),
         ]
         notice = (
@@ -234,7 +233,7 @@ class ReplayPage(Page):
                         ms=tr.decimal(race.margin_ns / 1_000_000, 3),
                     ),
                     tr.t("button.pile", n=race.pile + 1),
-                    "good",
+                    Tone.GOOD,
                 ),
                 self._press_row(tr, race.winner, race.winner_t_ns, race.winner_seen_ns),
                 self._press_row(tr, loser, race.loser_t_ns, race.loser_seen_ns),
@@ -244,12 +243,12 @@ class ReplayPage(Page):
                 and race.loser_seen_ns is not None
                 and race.loser_seen_ns < race.winner_seen_ns
             ):
-                rows.append(Row(tr.t("service.race.reordered"), "", "dim"))
+                rows.append(Row(tr.t("service.race.reordered"), "", Tone.DIM))
             return rows
         if isinstance(event, Rejected):
             return [Row(tr.t("service.replay.refused", player=player))]
         if isinstance(event, Tie):
-            return [Row(tr.t("service.replay.tie", player=event.first + 1), "", "good")]
+            return [Row(tr.t("service.replay.tie", player=event.first + 1), "", Tone.GOOD)]
         if isinstance(event, StuckChanged):
             key = "service.replay.stuck" if event.stuck else "service.replay.unstuck"
             return [Row(tr.t(key, player=player))]

@@ -13,13 +13,15 @@ from collections.abc import Callable, Iterable
 
 from cabinet.i18n import Translator
 from cabinet.inputs.debounce import OperatorEdge
+from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
 from cabinet.service.context import ServiceContext
-from cabinet.service.door import DoorOpen, no_door
 from cabinet.service.effects import NEXT_START
 from cabinet.service.keys import MenuKey, menu_key
-from cabinet.service.pages import MainPage, Page
+from cabinet.service.kit import Page
+from cabinet.service.main_page import MainPage
 from cabinet.service.pin import PinGate
+from cabinet.service.pin_page import PinPage
 from cabinet.service.screen import MenuScreen
 from cabinet.storage.setting_table import LANGUAGE, OPERATOR_PIN
 from cabinet.storage.store import CabinetStore
@@ -42,7 +44,8 @@ def service_lights() -> LightState:
 
 class ServiceMenu:
     """The menu over one cabinet. ``door_open()`` says whether the door is open (the
-    menu needs it open); ``gate`` is the PIN gate, kept across openings."""
+    menu needs it open); ``gate`` is the PIN gate, kept across openings. Its pages see
+    it as a :class:`~cabinet.service.kit.Menu`."""
 
     def __init__(
         self,
@@ -91,8 +94,6 @@ class ServiceMenu:
 
     def open(self, now_ns: int) -> None:
         """Show the first page (or the PIN page when a PIN is set)."""
-        from cabinet.service.pin_page import PinPage
-
         self._opened_with = dict(self.store.settings.as_plain())
         self.stack = [MainPage()]
         if self.store.settings.get(OPERATOR_PIN):

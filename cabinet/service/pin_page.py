@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.inputs.feed import FeedEvent
 from cabinet.service.keys import MenuKey, pin_digit
-from cabinet.service.pages import Page
+from cabinet.service.kit import Menu, Page
 from cabinet.service.pin import PinResult
 from cabinet.service.screen import MenuScreen, Row
 from cabinet.storage.setting_table import OPERATOR_PIN
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 
 class PinPage(Page):
@@ -25,7 +20,7 @@ class PinPage(Page):
     def __init__(self) -> None:
         self.message = ""
 
-    def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
+    def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         if isinstance(item, OperatorEdge):
             return
         digit = pin_digit(item)
@@ -41,7 +36,7 @@ class PinPage(Page):
             else:
                 self.message = menu.tr.t("service.pin.wrong", count=gate.tries_left)
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if key is MenuKey.SELECT:  # TEST: start again
             menu.gate.clear()
             self.message = ""
@@ -49,7 +44,7 @@ class PinPage(Page):
             menu.gate.clear()
             menu.cancel(now_ns)
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
         gate = menu.gate
         locked = gate.locked_s(now_ns)

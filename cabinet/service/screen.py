@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from firmware_bridge.lights import LightState
 
 
+class Tone(enum.StrEnum):
+    """How a row reads: its colour on screen, and whether the cursor stops on it."""
+
+    NORMAL = "normal"
+    HEAD = "head"
+    """A heading or a read-only value: the cursor passes over it."""
+    WARN = "warn"
+    GOOD = "good"
+    DIM = "dim"
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One line of a page: a ``label`` on the left and its ``value`` on the right.
-    ``tone``: ``normal``, ``head`` (a heading, not selectable), ``warn``, ``good``,
-    ``dim``."""
+    """One line of a page: a ``label`` on the left and its ``value`` on the right, in its
+    :class:`Tone`."""
 
     label: str
     value: str = ""
-    tone: str = "normal"
+    tone: Tone = Tone.NORMAL
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ saved, in one transaction, when the operator leaves the menu.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cabinet.i18n import LANGUAGE_NAMES, Translator
 from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
@@ -18,8 +18,8 @@ from cabinet.inputs.feed import FeedEvent
 from cabinet.service.effects import NEXT_START
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey, pin_digit
-from cabinet.service.pages import ConfirmPage, Item, ListPage, Page
-from cabinet.service.screen import MenuScreen, Row
+from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
+from cabinet.service.screen import MenuScreen, Row, Tone
 from cabinet.storage.setting_table import in_group
 from cabinet.storage.setting_types import (
     AUTO,
@@ -30,9 +30,6 @@ from cabinet.storage.setting_types import (
     SettingGroup,
     SettingValueError,
 )
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 _GROUPS: dict[SettingGroup, tuple[SettingGroup, ...]] = {
     SettingGroup.GAME: (SettingGroup.GAME,),
@@ -85,10 +82,10 @@ class SettingsPage(ListPage):
             s for g in _GROUPS[group] for s in in_group(g)
         )
 
-    def title(self, menu: ServiceMenu) -> str:
+    def title(self, menu: Menu) -> str:
         return menu.tr.t(f"service.main.{self.group.value}")
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         values = menu.store.settings
         return [
@@ -101,7 +98,7 @@ class SettingsPage(ListPage):
             for s in self.settings
         ]
 
-    def _stepper(self, menu: ServiceMenu, setting: Setting[Any]) -> Callable[[int], None] | None:
+    def _stepper(self, menu: Menu, setting: Setting[Any]) -> Callable[[int], None] | None:
         if isinstance(setting, SerialPort):
             return lambda direction: step_port(menu, setting, direction)
         if not setting.steppable:
@@ -113,14 +110,14 @@ class SettingsPage(ListPage):
 
         return step
 
-    def _editor(self, menu: ServiceMenu, setting: Setting[Any]) -> Callable[[int], None] | None:
+    def _editor(self, menu: Menu, setting: Setting[Any]) -> Callable[[int], None] | None:
         if isinstance(setting, Pin):
             return lambda now: menu.push(PinEditPage(setting))
         if isinstance(setting, KeyMapOverrides):
             return lambda now: menu.push(KeyMapPage(setting))
         return None
 
-    def hint(self, menu: ServiceMenu, item: Item | None) -> str:
+    def hint(self, menu: Menu, item: Item | None) -> str:
         index = self.cursor
         if index >= len(self.settings):
             return menu.tr.t("service.settings.saved_on_exit")
@@ -130,7 +127,7 @@ class SettingsPage(ListPage):
         return setting.description
 
 
-def step_port(menu: ServiceMenu, setting: Setting[Any], direction: int) -> None:
+def step_port(menu: Menu, setting: Setting[Any], direction: int) -> None:
     """The LED port steps through *auto* and the serial devices present."""
     settings = menu.store.settings
     choices = [AUTO, *menu.context.serial_ports()]
@@ -152,7 +149,7 @@ class PinEditPage(Page):
         self.entered = ""
         self.message = ""
 
-    def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
+    def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         if isinstance(item, OperatorEdge):
             return
         digit = pin_digit(item)
@@ -160,7 +157,7 @@ class PinEditPage(Page):
             self.entered += digit
             self.message = ""
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if key is MenuKey.SELECT:  # TEST: keep it
             if not self.entered and menu.store.settings.get(self.setting):
                 # Nothing keyed removes the PIN: destructive, so it asks first (No first).
@@ -181,7 +178,7 @@ class PinEditPage(Page):
         elif key is MenuKey.NEXT:  # SERVICE: leave it
             menu.pop(now_ns)
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
         return MenuScreen(
             setting_label(tr, self.setting),
@@ -204,15 +201,15 @@ class KeyMapPage(ListPage):
     def wants_keys(self) -> bool:  # type: ignore[override]
         return self.listening is not None
 
-    def title(self, menu: ServiceMenu) -> str:
+    def title(self, menu: Menu) -> str:
         return setting_label(menu.tr, self.setting)
 
-    def _names(self, menu: ServiceMenu) -> dict[str, str]:
+    def _names(self, menu: Menu) -> dict[str, str]:
         from cabinet.inputs.keyboard import KeyMap
 
         return KeyMap.from_names(menu.store.settings.get(self.setting)).names()
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         names = self._names(menu)
         rows = [
@@ -223,7 +220,7 @@ class KeyMapPage(ListPage):
             )
             for c in ALL_CONTROLS
         ]
-        rows.append(Item(tr.t("service.keys.default"), select=self._defaults(menu), tone="warn"))
+        rows.append(Item(tr.t("service.keys.default"), select=self._defaults(menu), tone=Tone.WARN))
         return rows
 
     def _listen(self, control: Control) -> Callable[[int], None]:
@@ -233,13 +230,13 @@ class KeyMapPage(ListPage):
 
         return listen
 
-    def _defaults(self, menu: ServiceMenu) -> Callable[[int], None]:
+    def _defaults(self, menu: Menu) -> Callable[[int], None]:
         def reset(now_ns: int) -> None:
             menu.store.settings.reset(self.setting)
 
         return lambda now: menu.push(ConfirmPage(menu.tr.t("service.confirm.default_keys"), reset))
 
-    def raw_key(self, menu: ServiceMenu, code: int, now_ns: int) -> None:
+    def raw_key(self, menu: Menu, code: int, now_ns: int) -> None:
         import pygame
 
         control = self.listening
@@ -253,17 +250,17 @@ class KeyMapPage(ListPage):
         except SettingValueError:
             self.notice = menu.tr.t("service.keys.refused")
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if self.listening is not None:
             if key in (MenuKey.SELECT, MenuKey.NEXT):  # TEST or SERVICE: cancel
                 self.listening = None
             return
         super().key(menu, key, now_ns)
 
-    def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
+    def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         return None
 
-    def hint(self, menu: ServiceMenu, item: Item | None) -> str:
+    def hint(self, menu: Menu, item: Item | None) -> str:
         if self.listening is not None:
             return menu.tr.t("service.keys.press", name=control_label(menu.tr, self.listening))
         return self.notice or menu.tr.t("service.restart_note")

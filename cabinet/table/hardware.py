@@ -37,8 +37,8 @@ def pin_map(path: Path | None) -> Any:
 def open_door(backend: Any, pins: Any) -> Any:
     """The door switch on the GPIO (or mock) backend's pin factory, when the pin map has
     one (``wiring/``: ``door``); ``None`` otherwise (the keyboard, or no switch)."""
+    from cabinet.inputs.door import DoorSwitch
     from cabinet.inputs.gpio import GpioInput
-    from cabinet.service.door import DoorSwitch
     from wiring.pinmap import Control as WiredControl
     from wiring.pinmap import Function
 

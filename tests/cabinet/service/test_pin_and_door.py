@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory
 
-from cabinet.service.door import DoorSwitch
+from cabinet.inputs.door import DoorSwitch
 from cabinet.service.pin import PinGate, PinResult
 from cabinet.storage.setting_table import OPERATOR_PIN
 from game.edges import Button

@@ -9,21 +9,17 @@ goes back and SERVICE clears.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
 from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey
-from cabinet.service.pages import Page
-from cabinet.service.screen import MenuScreen, Row
+from cabinet.service.kit import Menu, Page
+from cabinet.service.screen import MenuScreen, Row, Tone
 from cabinet.storage.setting_table import RACE_WINDOW_MS, TIE_RULE
 from firmware_bridge.lights import GREEN, WHITE, Light, LightState
 from game.rules import TieRule
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 MS = 1_000_000
 S = 1_000_000_000
@@ -40,7 +36,7 @@ class InputTestPage(Page):
         self.stuck_events: dict[Control, int] = {}
         self.base: dict[Control, tuple[int, int]] = {}
 
-    def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
+    def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         if isinstance(item, PlayerPress):
             self.last_press[(item.player, item.edge.button)] = item.edge.t_ns
         elif isinstance(item, OperatorEdge) and item.pressed:
@@ -48,16 +44,16 @@ class InputTestPage(Page):
         elif isinstance(item, SwitchStuck):
             self.stuck_events[item.control] = self.stuck_events.get(item.control, 0) + 1
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if key is MenuKey.SELECT:  # TEST
             menu.pop(now_ns)
         elif key is MenuKey.NEXT:  # SERVICE: start the counts again
             self.last_press.clear()
             self.base = {s.control: (s.presses, s.chatter) for s in menu.context.switches()}
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
-        rows = [Row(tr.t("service.input.header"), "", "head")]
+        rows = [Row(tr.t("service.input.header"), "", Tone.HEAD)]
         by_control = {s.control: s for s in menu.context.switches()}
         for control in ALL_CONTROLS:
             s = by_control.get(control)
@@ -72,13 +68,13 @@ class InputTestPage(Page):
                 if last is not None
                 else tr.t("service.input.never"),
             ]
-            tone = "normal"
+            tone = Tone.NORMAL
             if s.stuck:
                 parts.insert(0, tr.t("service.input.stuck"))
-                tone = "warn"
+                tone = Tone.WARN
             elif s.down:
                 parts.insert(0, tr.t("service.input.down"))
-                tone = "good"
+                tone = Tone.GOOD
             rows.append(Row(control_label(tr, control), " · ".join(parts), tone))
         source = (
             "service.input.timestamps_hw"
@@ -93,7 +89,7 @@ class InputTestPage(Page):
             tr.t(source),
         )
 
-    def lights(self, menu: ServiceMenu, now_ns: int) -> LightState | None:
+    def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         lit = {}
         for s in menu.context.switches():
             if s.down and not isinstance(s.control, str):
@@ -147,7 +143,7 @@ class RaceTestPage(Page):
         self.result: RaceResult | None = None
         self.history: list[RaceResult] = []
 
-    def feed(self, menu: ServiceMenu, item: FeedEvent, now_ns: int) -> None:
+    def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         if not isinstance(item, PlayerPress):
             return
         if self.result is not None:  # a new race starts with the next press
@@ -165,7 +161,7 @@ class RaceTestPage(Page):
             self.result = result
             self.history.append(result)
 
-    def _tie(self, menu: ServiceMenu) -> int:
+    def _tie(self, menu: Menu) -> int:
         if TieRule(menu.store.settings.get(TIE_RULE)) is TieRule.ALTERNATE:
             ties = sum(1 for r in self.history if r.first is None)
             return ties % 2
@@ -173,7 +169,7 @@ class RaceTestPage(Page):
 
         return random.Random(len(self.history)).randrange(2)
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if key is MenuKey.SELECT:
             menu.pop(now_ns)
         elif key is MenuKey.NEXT:
@@ -181,9 +177,9 @@ class RaceTestPage(Page):
             self.order.clear()
             self.result = None
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
-        rows: list[Row] = [Row(tr.t("service.race.prompt"), "", "head")]
+        rows: list[Row] = [Row(tr.t("service.race.prompt"), "", Tone.HEAD)]
         for p in (0, 1):
             t = self.presses.get(p)
             value = (
@@ -196,21 +192,21 @@ class RaceTestPage(Page):
         if r is not None:
             if r.first is None:
                 assert r.tie_winner is not None
-                rows.append(Row(tr.t("service.race.tie", player=r.tie_winner + 1), "", "good"))
+                rows.append(Row(tr.t("service.race.tie", player=r.tie_winner + 1), "", Tone.GOOD))
             else:
                 margin = tr.decimal(r.margin_ns / MS, 3)
                 rows.append(
-                    Row(tr.t("service.race.first", player=r.first + 1, ms=margin), "", "good")
+                    Row(tr.t("service.race.first", player=r.first + 1, ms=margin), "", Tone.GOOD)
                 )
                 if r.reordered:
-                    rows.append(Row(tr.t("service.race.reordered"), "", "dim"))
+                    rows.append(Row(tr.t("service.race.reordered"), "", Tone.DIM))
         window = menu.store.settings.get(RACE_WINDOW_MS)
         notice = tr.t("service.race.window", ms=float(window))
         return MenuScreen(
             tr.t("service.tests.race"), tuple(rows), None, tr.t("service.help.capture"), notice
         )
 
-    def lights(self, menu: ServiceMenu, now_ns: int) -> LightState | None:
+    def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         r = self.result
         if r is None:
             return LightState.all_off()

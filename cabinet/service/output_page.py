@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from cabinet.service.pages import Item, ListPage
+from cabinet.service.kit import Item, ListPage, Menu
+from cabinet.service.screen import Tone
 from firmware_bridge.lights import (
     BLUE,
     GREEN,
@@ -14,9 +13,6 @@ from firmware_bridge.lights import (
     Light,
     LightState,
 )
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 PATTERNS: tuple[str, ...] = ("each", "white", "red", "green", "blue", "blink", "pulse", "off")
 """What the output test shows: ``each`` light in turn, all lit in one colour, all
@@ -43,7 +39,7 @@ def pattern_lights(pattern: str, index: int) -> LightState:
     return off.with_lights(**dict.fromkeys(LIGHT_NAMES, everything))
 
 
-def light_label(menu: ServiceMenu, name: str) -> str:
+def light_label(menu: Menu, name: str) -> str:
     """``Player 1 · Slot 1``, ``Stuck · player 2``, ``Spit``."""
     tr = menu.tr
     if name == "spit":
@@ -70,7 +66,7 @@ class OutputTestPage(ListPage):
             return self.light
         return self.light + int((now_ns - self.started_ns) // (STEP_S * S))
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         if self.started_ns is None:
             self.started_ns = now_ns
         tr = menu.tr
@@ -98,23 +94,23 @@ class OutputTestPage(ListPage):
         items.extend(self._health(menu))
         return items
 
-    def _health(self, menu: ServiceMenu) -> list[Item]:
+    def _health(self, menu: Menu) -> list[Item]:
         tr = menu.tr
         health = menu.context.link_health()
         head = tr.t("service.output.board")
         if health is None:
-            return [Item(head, tr.t("service.output.on_screen"), tone="head")]
+            return [Item(head, tr.t("service.output.on_screen"), tone=Tone.HEAD)]
         firmware = health.board.firmware if health.board is not None else "–"
         rtt = "–" if health.rtt_ms is None else f"{tr.decimal(health.rtt_ms, 1)} ms"
         state = "service.output.connected" if health.connected else "service.output.disconnected"
         return [
-            Item(head, tr.t(state), tone="head" if health.connected else "warn"),
-            Item(tr.t("service.output.port"), health.port or "–", tone="head"),
-            Item(tr.t("service.output.firmware"), firmware, tone="head"),
-            Item(tr.t("service.output.rtt"), rtt, tone="head"),
-            Item(tr.t("service.output.errors"), str(health.errors), tone="head"),
-            Item(tr.t("service.output.reconnects"), str(health.reconnects), tone="head"),
+            Item(head, tr.t(state), tone=Tone.HEAD if health.connected else Tone.WARN),
+            Item(tr.t("service.output.port"), health.port or "–", tone=Tone.HEAD),
+            Item(tr.t("service.output.firmware"), firmware, tone=Tone.HEAD),
+            Item(tr.t("service.output.rtt"), rtt, tone=Tone.HEAD),
+            Item(tr.t("service.output.errors"), str(health.errors), tone=Tone.HEAD),
+            Item(tr.t("service.output.reconnects"), str(health.reconnects), tone=Tone.HEAD),
         ]
 
-    def lights(self, menu: ServiceMenu, now_ns: int) -> LightState | None:
+    def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         return pattern_lights(PATTERNS[self.pattern], self._index(now_ns))

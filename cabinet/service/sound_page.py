@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from cabinet.service.pages import Item, ListPage
+from cabinet.service.kit import Item, ListPage, Menu
+from cabinet.service.screen import Tone
 from cabinet.sound import EFFECTS
 from cabinet.storage.setting_table import VOLUME
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 
 class SoundTestPage(ListPage):
     title_key = "service.tests.sound"
 
-    def items(self, menu: ServiceMenu, now_ns: int) -> list[Item]:
+    def items(self, menu: Menu, now_ns: int) -> list[Item]:
         tr = menu.tr
         sounds = menu.context.sounds
         volume = menu.store.settings.get(VOLUME)
@@ -29,10 +26,10 @@ class SoundTestPage(ListPage):
             return play
 
         items = [Item(tr.t(f"service.sound.{name}"), select=player(name)) for name in EFFECTS]
-        items.append(Item(tr.t("service.setting.volume"), f"{volume} %", tone="head"))
+        items.append(Item(tr.t("service.setting.volume"), f"{volume} %", tone=Tone.HEAD))
         return items
 
-    def hint(self, menu: ServiceMenu, item: Item | None) -> str:
+    def hint(self, menu: Menu, item: Item | None) -> str:
         if not menu.context.sounds.available:
             return menu.tr.t("service.sound.no_device")
         return ""

@@ -5,8 +5,10 @@ is wired like a button, from its GPIO to ground with the Pi's pull-up, and mount
 shut door holds it closed: the line reads low while the door is shut. An open door and a
 broken wire both read high, "door open", so a failed switch never locks the operator out.
 
-The input layer does not report the door (it is no game control); the menu asks
-:meth:`DoorSwitch.is_open` when TEST is pressed and once a frame while it is open.
+The input layer does not report the door (it is no game control); the menu
+(:mod:`cabinet.service.menu`) asks :meth:`DoorSwitch.is_open` when TEST is pressed and
+once a frame while it is open. The switch is a GPIO input like the buttons, so it lives
+here with them; the menu only asks it.
 """
 
 from __future__ import annotations

@@ -3,14 +3,9 @@ the far side of a cocktail table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cabinet.service.keys import MenuKey
-from cabinet.service.pages import Page
+from cabinet.service.kit import Menu, Page
 from cabinet.service.screen import MenuScreen
-
-if TYPE_CHECKING:
-    from cabinet.service.menu import ServiceMenu
 
 PATTERNS: tuple[str, ...] = ("bars", "crosshatch", "safe")
 
@@ -23,7 +18,7 @@ class MonitorTestPage(Page):
         self.pattern = 0
         self.turned = False
 
-    def key(self, menu: ServiceMenu, key: MenuKey, now_ns: int) -> None:
+    def key(self, menu: Menu, key: MenuKey, now_ns: int) -> None:
         if key in (MenuKey.LEFT, MenuKey.UP):
             self.pattern = (self.pattern - 1) % len(PATTERNS)
         elif key in (MenuKey.RIGHT, MenuKey.DOWN):
@@ -33,7 +28,7 @@ class MonitorTestPage(Page):
         elif key in (MenuKey.BACK, MenuKey.NEXT):
             menu.pop(now_ns)
 
-    def screen(self, menu: ServiceMenu, now_ns: int) -> MenuScreen:
+    def screen(self, menu: Menu, now_ns: int) -> MenuScreen:
         tr = menu.tr
         pattern = PATTERNS[self.pattern]
         side = "service.value.cocktail" if self.turned else "service.value.upright"

@@ -77,17 +77,32 @@ class Board:
         self.started_ms = now_ms
         self.selftest_until_ms = now_ms + selftest_step_ms * light_count
         self.selftest_step_ms = selftest_step_ms
-        self.last_valid_ms = -1  # -1: no valid frame yet
+        #: When the last SNAPSHOT was applied (-1: none yet). HELLO, GET_COUNTERS and
+        #: refused frames are answered but do not set it: only a snapshot says what the
+        #: lights must show now.
+        self.last_valid_ms = -1
         self.unknown_types = 0
         self.bad_lengths = 0
         self.bad_values = 0
         self.snapshots = 0
 
     def feed(self, data: bytes | bytearray, now_ms: int) -> list[bytes]:
-        """Consume bytes from the host; return the whole reply frames to send back."""
+        """Consume bytes from the host; return the whole reply frames to send back.
+
+        Each frame is handled as soon as its delimiter is read, before the bytes after it
+        are decoded: so a GET_COUNTERS is answered with the counters of everything up to and
+        including itself, and of nothing after it, however the host's bytes were split
+        into reads (PROTOCOL.md, COUNTERS)."""
         replies = []
-        for ftype, seq, payload in self.decoder.feed(data):
-            replies.append(self.handle(ftype, seq, payload, now_ms))
+        data = bytes(data)
+        end = len(data)
+        start = 0
+        while start < end:
+            stop = data.find(b"\x00", start)
+            stop = end if stop < 0 else stop + 1
+            for ftype, seq, payload in self.decoder.feed(data[start:stop]):
+                replies.append(self.handle(ftype, seq, payload, now_ms))
+            start = stop
         return replies
 
     def handle(self, ftype: int, seq: int, payload: bytes, now_ms: int) -> bytes:
@@ -102,6 +117,8 @@ class Board:
                 )
             elif ftype == codec.SNAPSHOT:
                 self.apply(codec.unpack_snapshot(payload), now_ms)
+                # Only an applied snapshot keeps the link alive (PROTOCOL.md, link liveness).
+                self.last_valid_ms = now_ms
                 reply = codec.encode_frame(codec.ACK, seq)
             elif ftype == codec.GET_COUNTERS:
                 if payload:
@@ -120,7 +137,6 @@ class Board:
         except codec.BadValueError:
             self.bad_values += 1
             return codec.encode_frame(codec.ERROR, seq, codec.pack_error(codec.E_BAD_VALUE, ftype))
-        self.last_valid_ms = now_ms
         return reply
 
     def apply(self, records: list[tuple[int, int, int, int, int]], now_ms: int) -> None:
@@ -155,7 +171,7 @@ class Board:
         return now_ms < self.selftest_until_ms
 
     def link_lost(self, now_ms: int) -> bool:
-        """True when no valid frame has arrived for ``link_lost_ms`` (or none ever)."""
+        """True when no SNAPSHOT has been applied for ``link_lost_ms`` (or none ever)."""
         return self.last_valid_ms < 0 or now_ms - self.last_valid_ms >= self.link_lost_ms
 
     def render(self, now_ms: int) -> list[tuple[int, int, int]]:

@@ -43,7 +43,7 @@ DEFAULTS = {
     "pixel_count": 15,
     # Watchdog timeout in ms (the RP2040 allows up to 8388); 0 disables it.
     "watchdog_ms": 2000,
-    # No valid frame for this long (ms) shows the link-lost pattern.
+    # No SNAPSHOT applied for this long (ms) shows the link-lost pattern.
     "link_lost_ms": 1000,
     # Link-lost pattern: every light breathing in this colour with this period (ms).
     "link_lost_rgb": [96, 48, 0],

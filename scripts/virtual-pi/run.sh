@@ -57,7 +57,7 @@ mkdir -p "$stick/wheels-next"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels-next" "$next_src"
 find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
 cp "$HERE/play.py" "$stick/virtual-pi/"
-printf '[cabinet]\nled_port = "/dev/ttyUSB0"\n' >"$stick/virtual-pi/settings.toml"
+"$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
 mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null
 
@@ -88,7 +88,7 @@ say "installed in $((SECONDS - start)) s"
 BIN=/opt/spit-cabinet/current/venv/bin
 PY="env PYGAME_HIDE_SUPPORT_PROMPT=1 $BIN/python /media/usb/virtual-pi/play.py"
 agent "runuser -u spit -- env SPIT_CABINET_DATA=/var/lib/spit-cabinet $BIN/spit-cabinet settings import /media/usb/virtual-pi/settings.toml" ||
-  fail "the settings (the light board's port) were not imported"
+  fail "the settings (the light board's port, the race window) were not imported"
 agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
 
 say "attract mode on kmsdrm, buttons on the simulated chip, the light board on ttyUSB0"

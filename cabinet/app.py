@@ -60,6 +60,7 @@ from firmware_bridge.link import LinkHealth
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
 from game.events import Started as GameStarted
 from game.rules import MS
+from game.summary import Seat
 from game.table_state import TableState
 
 log = logging.getLogger(__name__)
@@ -566,8 +567,8 @@ class CabinetApp:
     def _names(self) -> tuple[str, str]:
         kinds = self.flow.seat_kinds
         return (
-            self.tr.t("play.cpu") if kinds[0] == "cpu" else self.tr.t("play.player", player=1),
-            self.tr.t("play.cpu") if kinds[1] == "cpu" else self.tr.t("play.player", player=2),
+            self.tr.t("play.cpu") if kinds[0] is Seat.CPU else self.tr.t("play.player", player=1),
+            self.tr.t("play.cpu") if kinds[1] is Seat.CPU else self.tr.t("play.player", player=2),
         )
 
     def _view(self, now: int) -> View:
@@ -655,7 +656,7 @@ class CabinetApp:
         flow = self.flow
         winner = None
         if flow.last_summary is not None:
-            winner = flow.last_summary.get("winner")
+            winner = flow.last_summary.winner
         self.table.lights(
             LightsContext(
                 flow.phase,
@@ -678,30 +679,35 @@ class CabinetApp:
     def _game_over_view(self) -> GameOverView:
         flow = self.flow
         tr = self.tr
-        summary = flow.last_summary or {}
-        winner = summary.get("winner")
+        summary = flow.last_summary
+        winner = summary.winner if summary is not None else None
         kinds = flow.seat_kinds
-        if summary.get("termination") == "abandoned":
+        if summary is not None and summary.abandoned:
             headline = tr.t("gameover.abandoned")
         elif winner is None:
             headline = tr.t("gameover.draw")
-        elif kinds[winner] == "cpu":
+        elif kinds[winner] is Seat.CPU:
             headline = tr.t("gameover.cpu_wins")
         else:
             headline = tr.t("gameover.wins", player=winner + 1)
         names = self._names()
-        closest = summary.get("closest_race")
+        cards_left, plays, fastest_ns = (
+            (summary.cards_left, summary.plays, summary.fastest_play_ns)
+            if summary is not None
+            else ((0, 0), (0, 0), (None, None))
+        )
+        closest = summary.closest_race if summary is not None else None
         players = []
         for p in (0, 1):
             lines = [
-                tr.t("gameover.cards_left", count=summary.get("cards_left", [0, 0])[p]),
-                tr.t("gameover.plays", count=summary.get("plays", [0, 0])[p]),
+                tr.t("gameover.cards_left", count=cards_left[p]),
+                tr.t("gameover.plays", count=plays[p]),
             ]
-            fastest = summary.get("fastest_play_ns", [None, None])[p]
+            fastest = fastest_ns[p]
             if fastest is not None:
                 lines.append(tr.t("gameover.fastest_play", ms=fastest / MS))
-            if closest is not None and closest.get("winner") == p and closest["margin_ns"] > 0:
-                lines.append(tr.t("gameover.closest_race", ms=closest["margin_ns"] / MS))
+            if closest is not None and closest.winner == p and closest.margin_ns > 0:
+                lines.append(tr.t("gameover.closest_race", ms=closest.margin_ns / MS))
             players.append(PlayerSummary(names[p], tuple(lines), winner == p))
         match_line = None
         if flow.settings.rules.best_of > 1:

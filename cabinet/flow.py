@@ -20,13 +20,14 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from game.bots import Level, level
 from game.events import Event, GameOver, Outcome
 from game.live_match import LiveMatch
 from game.record import MatchRecord, result_of
 from game.rules import Rules
+from game.summary import GameSummary, Seat
 from game.table_state import TableState
 
 S = 1_000_000_000
@@ -54,7 +55,7 @@ class Match(Protocol):
 
     def abandon(self, now_abs_ns: int) -> list[Event]: ...
 
-    def summary(self) -> dict[str, Any]: ...
+    def summary(self) -> GameSummary: ...
 
     def record(self) -> MatchRecord: ...
 
@@ -104,9 +105,9 @@ class GameFinished:
     """A game ended (finished or abandoned): its record and summary, for the books."""
 
     record: MatchRecord
-    summary: dict[str, Any]
-    players: tuple[str, str]
-    """``"human"`` or ``"cpu"`` per seat."""
+    summary: GameSummary
+    players: tuple[Seat, Seat]
+    """Who sat in each seat."""
     number: int | None = None
     """The game's number when the table process played it (to confirm it is recorded)."""
 
@@ -144,7 +145,7 @@ class Flow:
         self.match: Match | None = None
         """The game being readied, played or just over; ``None`` in attract and join."""
         self.scores = [0, 0]
-        self.last_summary: dict[str, Any] | None = None
+        self.last_summary: GameSummary | None = None
         self._last_human_ns = now_ns
         self._notices: list[Notice] = []
         self.demo = self._new_demo(now_ns)
@@ -215,11 +216,11 @@ class Flow:
     # -- queries -------------------------------------------------------------------
 
     @property
-    def seat_kinds(self) -> tuple[str, str]:
-        """``"human"`` or ``"cpu"`` for each seat of the current match."""
+    def seat_kinds(self) -> tuple[Seat, Seat]:
+        """Who sits in each seat of the current match."""
         return (
-            "cpu" if self.cpu_seat == 0 else "human",
-            "cpu" if self.cpu_seat == 1 else "human",
+            Seat.CPU if self.cpu_seat == 0 else Seat.HUMAN,
+            Seat.CPU if self.cpu_seat == 1 else Seat.HUMAN,
         )
 
     @property

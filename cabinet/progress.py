@@ -1,4 +1,5 @@
-"""A progress bar for long work on a terminal: silent for work under a second."""
+"""A progress bar for long work on a terminal: silent for work under a second, and when
+the stream is not a terminal (a log, a pipe, a test reading the errors line by line)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import TextIO
 
 class Progress:
     """Shows ``done/total`` with a bar on ``stream`` once the work has taken longer than
-    ``delay_s``; redraws at most every ``interval_s``. ``clock`` returns seconds."""
+    ``delay_s``; redraws at most every ``interval_s``. ``clock`` returns seconds. ``show``:
+    whether to draw at all (default: when ``stream`` is a terminal)."""
 
     def __init__(
         self,
@@ -21,6 +23,7 @@ class Progress:
         delay_s: float = 1.0,
         interval_s: float = 0.1,
         clock: Callable[[], float] = time.monotonic,
+        show: bool | None = None,
     ) -> None:
         self.total = total
         self.label = label
@@ -32,9 +35,12 @@ class Progress:
         self.done = 0
         self._last_draw: float | None = None
         self.shown = False
+        self.show = show if show is not None else _is_terminal(self.stream)
 
     def advance(self, n: int = 1) -> None:
         self.done += n
+        if not self.show:
+            return
         now = self.clock()
         if now - self.started < self.delay_s:
             return
@@ -61,3 +67,10 @@ class Progress:
         if self.shown:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # closed, or not a real stream
+        return False

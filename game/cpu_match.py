@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Any
 
 from game.bots import Level
 from game.cards import derived_rng, shuffled_deck
 from game.cpu_seat import CpuSeat
 from game.edges import Edge
 from game.events import Event
-from game.record import MatchRecord, start_match, summarize
+from game.record import MatchRecord, start_match
 from game.rules import MS, Rules
+from game.summary import GameSummary, Seat, summarize
 
 #: A game still running after this much virtual time is abandoned (a safety net: CPU
 #: players always play when they can, so real games end long before).
@@ -27,11 +27,13 @@ MAX_GAME_NS = 3_600_000 * MS
 
 @dataclass(frozen=True, slots=True)
 class CpuGame:
-    """One finished CPU-vs-CPU game: its record (replayable) and its summary."""
+    """One finished CPU-vs-CPU game: its record (replayable), its summary, how long it
+    took (virtual ns) and its events, in order."""
 
     record: MatchRecord
-    summary: dict[str, Any]
+    summary: GameSummary
     duration_ns: int
+    events: tuple[Event, ...]
 
 
 def play_cpu_game(
@@ -124,8 +126,9 @@ def play_cpu_game(
         edges=tuple(referee.stats.edge_log),
         seed=seed,
         end_ns=now,
-        meta={"players": ["cpu", "cpu"], "levels": [levels[0].number, levels[1].number]},
+        meta={
+            "players": [Seat.CPU.value, Seat.CPU.value],
+            "levels": [levels[0].number, levels[1].number],
+        },
     )
-    summary = summarize(game, referee, events)
-    summary["events"] = len(events)
-    return CpuGame(record, summary, now)
+    return CpuGame(record, summarize(game, referee, events), now, tuple(events))

@@ -19,9 +19,10 @@ from game.cards import Card, derived_rng, shuffled_deck
 from game.cpu_seat import CpuSeat
 from game.edges import Edge
 from game.events import Event, Outcome
-from game.record import MatchRecord, start_match, summarize
+from game.record import MatchRecord, start_match
 from game.referee import Referee
 from game.rules import Rules
+from game.summary import GameSummary, Seat, summarize
 from game.table_state import TableState
 
 
@@ -55,7 +56,7 @@ class LiveMatch:
         ]
         self.humans = tuple(p for p, lv in enumerate(cpu_levels) if lv is None)
         self._meta = dict(meta or {})
-        self._meta.setdefault("players", ["human" if lv is None else "cpu" for lv in cpu_levels])
+        self._meta.setdefault("players", [Seat.of(lv).value for lv in cpu_levels])
         self._meta.setdefault("levels", [None if lv is None else lv.number for lv in cpu_levels])
         self._pending: list[tuple[int, int, Edge]] = []  # CPU presses: (t_ns, seq, edge)
         self._seq = 0
@@ -142,7 +143,7 @@ class LiveMatch:
 
     # -- results ---------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GameSummary:
         return summarize(self.game, self.referee, self.events)
 
     def record(self) -> MatchRecord:

@@ -20,18 +20,11 @@ from typing import Any
 from game.cards import Card, DeckError, NotationError, derived_rng, shuffled_deck, validate_deck
 from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
-from game.events import (
-    Event,
-    GameOver,
-    Played,
-    Rejected,
-    RejectReason,
-    Selected,
-    Termination,
-    Tie,
-)
+from game.events import Event
 from game.referee import Referee
 from game.rules import Rules, RulesError, clipped_repr
+from game.summary import GameSummary
+from game.summary import summarize as summarize  # re-exported: it used to live here
 
 FORMAT = "spit-match"
 VERSION = 1
@@ -414,73 +407,16 @@ class Replay:
     referee: Referee
     events: tuple[Event, ...]
 
-    def summary(self) -> dict[str, Any]:
-        """The game's result and counters as JSON-ready values."""
+    def summary(self) -> GameSummary:
+        """The game's result and counters."""
         return summarize(self.game, self.referee, self.events)
 
-
-def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> dict[str, Any]:
-    """The game's result and counters as JSON-ready values. ``race_margins_ns`` lists, in
-    order, the margin (ns) of every race lost to the opponent (each *beaten* rejection):
-    how long after the winning play the losing one arrived. ``fastest_play_ns`` gives each
-    player's quickest play, from selecting the slot to the card landing (``None`` before
-    their first play)."""
-    outcome = game.outcome
-    plays = [0, 0]
-    beaten = [0, 0]
-    rejected: dict[str, int] = {r.value: 0 for r in RejectReason}
-    closest: dict[str, Any] | None = None
-    margins: list[int] = []
-    selected_at: list[int | None] = [None, None]
-    fastest: list[int | None] = [None, None]
-    for event in events:
-        if type(event) is Selected:
-            selected_at[event.player] = event.t_ns
-        elif type(event) is Played:
-            plays[event.player] += 1
-            since = selected_at[event.player]
-            if since is not None:
-                took = event.t_ns - since
-                best = fastest[event.player]
-                fastest[event.player] = took if best is None else min(best, took)
-        elif type(event) is Rejected:
-            rejected[event.reason.value] += 1
-            if event.reason is RejectReason.BEATEN:
-                beaten[event.player] += 1
-                margin = event.margin_ns
-                assert margin is not None
-                margins.append(margin)
-                if closest is None or margin < closest["margin_ns"]:
-                    closest = {
-                        "margin_ns": margin,
-                        "winner": 1 - event.player,
-                        "t_ns": event.t_ns - margin,
-                        "pile": event.pile,
-                    }
-        elif type(event) is Tie and (closest is None or closest["margin_ns"] > 0):
-            closest = {"margin_ns": 0, "winner": event.first, "t_ns": event.t_ns, "pile": None}
-    finished = outcome is not None
-    last = next((e for e in reversed(events) if isinstance(e, GameOver)), None)
-    return {
-        "finished": finished,
-        "winner": outcome.winner if outcome else None,
-        "draw": bool(outcome and outcome.draw and outcome.termination is not Termination.ABANDONED),
-        "termination": outcome.termination.value if outcome else None,
-        "cards_left": [game.cards_left(0), game.cards_left(1)],
-        "plays": plays,
-        "spits": game.spits,
-        "beaten": beaten,
-        "rejected": rejected,
-        "ties": referee.stats.ties,
-        "late_edges": referee.stats.late_edges,
-        "early_edges": referee.stats.early_edges,
-        "pile_without_selection": referee.stats.pile_without_selection,
-        "reordered_races": referee.stats.reordered_races,
-        "closest_race": closest,
-        "race_margins_ns": margins,
-        "fastest_play_ns": fastest,
-        "end_t_ns": last.t_ns if last else None,
-    }
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON (:meth:`GameSummary.to_json`) with every event in order
+        (``events``): what ``spit-cabinet replay --json`` prints."""
+        data = self.summary().to_json()
+        data["events"] = [event_to_json(e) for e in self.events]
+        return data
 
 
 def start_match(rules: Rules, decks: Sequence[Sequence[Card]], seed: int | None) -> Referee:
@@ -518,14 +454,18 @@ RESULT_KEYS = (
 """The keys a record's ``result`` pins; a replay must reproduce each one present."""
 
 
-def result_of(summary: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: summary[k] for k in RESULT_KEYS}
+def result_of(summary: GameSummary) -> dict[str, Any]:
+    """What a record's ``result`` pins of a summary: its JSON's :data:`RESULT_KEYS`."""
+    data = summary.to_json()
+    return {k: data[k] for k in RESULT_KEYS}
 
 
-def result_mismatches(expected: Mapping[str, Any], summary: Mapping[str, Any]) -> list[str]:
-    """Each key of ``expected`` whose value the replay did not reproduce."""
+def result_mismatches(expected: Mapping[str, Any], summary: GameSummary) -> list[str]:
+    """Each key of ``expected`` (a record's ``result``, as JSON) whose value the replay's
+    ``summary`` did not reproduce (keys the summary's JSON does not have are not checked)."""
+    replayed = summary.to_json()
     return [
-        f"{k}: recorded {expected[k]!r}, replayed {summary.get(k)!r}"
+        f"{k}: recorded {expected[k]!r}, replayed {replayed[k]!r}"
         for k in expected
-        if k in summary and summary[k] != expected[k]
+        if k in replayed and replayed[k] != expected[k]
     ]

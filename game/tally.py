@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from game.events import Termination
+from game.summary import GameSummary
 
 
 @dataclass(slots=True)
 class Tally:
-    """Running totals over game summaries (see :func:`game.record.summarize`)."""
+    """Running totals over game summaries (see :func:`game.summary.summarize`)."""
 
     games: int = 0
     wins: list[int] = field(default_factory=lambda: [0, 0])
@@ -25,28 +27,29 @@ class Tally:
     late_edges: int = 0
     closest_race_ns: int | None = None
 
-    def add(self, summary: Mapping[str, Any], duration_ns: int) -> None:
+    def add(self, summary: GameSummary, duration_ns: int) -> None:
         self.games += 1
-        if not summary["finished"] or summary["termination"] == "abandoned":
+        if not summary.finished or summary.abandoned:
             self.unfinished += 1
-        elif summary["draw"]:
+        elif summary.draw:
             self.draws += 1
         else:
-            self.wins[summary["winner"]] += 1
-        if summary["termination"] == "blocked":
+            assert summary.winner is not None  # finished, not abandoned, not drawn
+            self.wins[summary.winner] += 1
+        if summary.termination is Termination.BLOCKED:
             self.blocked_ends += 1
-        self.plays += sum(summary["plays"])
+        self.plays += sum(summary.plays)
         self.virtual_ns += duration_ns
-        self.spits += summary["spits"]
-        self.beaten += sum(summary["beaten"])
-        self.reordered_races += summary["reordered_races"]
-        self.ties += summary["ties"]
-        self.late_edges += summary["late_edges"]
-        closest = summary.get("closest_race")
+        self.spits += summary.spits
+        self.beaten += sum(summary.beaten)
+        self.reordered_races += summary.reordered_races
+        self.ties += summary.ties
+        self.late_edges += summary.late_edges
+        closest = summary.closest_race
         if closest is not None and (
-            self.closest_race_ns is None or closest["margin_ns"] < self.closest_race_ns
+            self.closest_race_ns is None or closest.margin_ns < self.closest_race_ns
         ):
-            self.closest_race_ns = closest["margin_ns"]
+            self.closest_race_ns = closest.margin_ns
 
     def merge(self, other: Tally) -> None:
         for name in ("games", "draws", "unfinished", "blocked_ends", "plays", "virtual_ns"):
@@ -59,17 +62,31 @@ class Tally:
         ):
             self.closest_race_ns = other.closest_race_ns
 
+    @property
+    def mean_plays(self) -> float:
+        """Plays per game (0 before the first game)."""
+        return self.plays / max(self.games, 1)
+
+    @property
+    def mean_virtual_s(self) -> float:
+        """Virtual seconds per game (0 before the first game)."""
+        return self.virtual_ns / max(self.games, 1) / 1e9
+
+    @property
+    def spits_per_game(self) -> float:
+        """Spits per game (0 before the first game)."""
+        return self.spits / max(self.games, 1)
+
     def to_json(self) -> dict[str, Any]:
-        games = max(self.games, 1)
         return {
             "games": self.games,
             "wins": list(self.wins),
             "draws": self.draws,
             "unfinished": self.unfinished,
             "blocked_ends": self.blocked_ends,
-            "mean_plays": self.plays / games,
-            "mean_virtual_s": self.virtual_ns / games / 1e9,
-            "spits_per_game": self.spits / games,
+            "mean_plays": self.mean_plays,
+            "mean_virtual_s": self.mean_virtual_s,
+            "spits_per_game": self.spits_per_game,
             "races": {
                 "beaten": self.beaten,
                 "decided_against_delivery_order": self.reordered_races,
@@ -78,3 +95,18 @@ class Tally:
             },
             "late_edges": self.late_edges,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationReport:
+    """What ``spit-cabinet simulate`` reports: the totals over its games, and the names of
+    the CPU levels that played them (player 1's first)."""
+
+    tally: Tally
+    levels: tuple[str, str]
+
+    def to_json(self) -> dict[str, Any]:
+        """:meth:`Tally.to_json` with the levels' names (``levels``)."""
+        data = self.tally.to_json()
+        data["levels"] = list(self.levels)
+        return data

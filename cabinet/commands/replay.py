@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.durations import format_margin
-from game.record import MatchRecord, RecordError, event_to_json, replay, result_mismatches
+from game.events import Termination
+from game.record import MatchRecord, RecordError, replay, result_mismatches
+from game.summary import GameSummary
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
@@ -66,8 +68,7 @@ def _replay_file(path: Path, *, as_json: bool) -> tuple[str, int]:
     mismatches = result_mismatches(record.result, summary) if record.result else []
     lines: list[str] = []
     if as_json:
-        out: dict[str, Any] = dict(summary)
-        out["events"] = [event_to_json(e) for e in done.events]
+        out = done.to_json()
         if record.result is not None:
             out["result_matches"] = not mismatches
             out["mismatches"] = mismatches
@@ -107,37 +108,39 @@ def _stdout_closed() -> int:
     return EXIT_STDOUT_CLOSED
 
 
-def format_summary(s: dict[str, Any]) -> str:
-    termination = (s["termination"] or "").replace("_", " ")
-    if not s["finished"]:
+def format_summary(s: GameSummary) -> str:
+    termination = "" if s.termination is None else s.termination.value.replace("_", " ")
+    if not s.finished:
         verdict = "unfinished (the edges stop before the game's end)"
-    elif s["termination"] == "abandoned":
+    elif s.termination is Termination.ABANDONED:
         verdict = "abandoned (the cabinet stopped the game; no winner)"
-    elif s["draw"]:
+    elif s.draw:
         verdict = "draw"
-    elif s["winner"] is None:
+    elif s.winner is None:
         verdict = f"no winner ({termination})"
     else:
-        verdict = f"player {s['winner'] + 1} wins ({termination})"
-    rejected = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in s["rejected"].items() if v)
-    closest = s["closest_race"]
+        verdict = f"player {s.winner + 1} wins ({termination})"
+    rejected = ", ".join(
+        f"{reason.value.replace('_', ' ')} {n}" for reason, n in s.rejected.by_reason().items() if n
+    )
+    closest = s.closest_race
     if closest is None:
         closest_text = "none"
     else:
         closest_text = (
-            f"player {closest['winner'] + 1} by {format_margin(closest['margin_ns'])}"
-            if closest["margin_ns"]
-            else f"exact tie, priority to player {closest['winner'] + 1}"
+            f"player {closest.winner + 1} by {format_margin(closest.margin_ns)}"
+            if closest.margin_ns
+            else f"exact tie, priority to player {closest.winner + 1}"
         )
     return "\n".join(
         [
             f"outcome       {verdict}",
-            f"cards left    player 1: {s['cards_left'][0]}, player 2: {s['cards_left'][1]}",
-            f"plays         player 1: {s['plays'][0]}, player 2: {s['plays'][1]}",
-            f"spits         {s['spits']}",
+            f"cards left    player 1: {s.cards_left[0]}, player 2: {s.cards_left[1]}",
+            f"plays         player 1: {s.plays[0]}, player 2: {s.plays[1]}",
+            f"spits         {s.spits}",
             f"rejected      {rejected or 'none'}",
-            f"ties          {s['ties']}",
-            f"late edges    {s['late_edges']}",
+            f"ties          {s.ties}",
+            f"late edges    {s.late_edges}",
             f"closest race  {closest_text}",
         ]
     )

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator
-from multiprocessing.pool import AsyncResult
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cabinet.arg_types import int_range
 from cabinet.durations import format_margin
@@ -21,7 +19,10 @@ from game.bots import LEVELS, LevelError, level
 from game.cpu_match import play_cpu_game
 from game.record import result_of
 from game.rules import Rules
-from game.tally import Tally
+from game.tally import SimulationReport, Tally
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
 
 CHUNK = 50
 """Games per work unit handed to a worker process."""
@@ -148,6 +149,8 @@ def play_chunks(
     if jobs == 1:
         yield from map(play, tasks)
         return
+    import multiprocessing  # only for several workers: one plays in this process
+
     ahead = jobs * IN_FLIGHT
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         pending: deque[AsyncResult[tuple[Tally, int]]] = deque()
@@ -202,29 +205,29 @@ def run(args: argparse.Namespace) -> int:
         _error(f"cannot start {args.jobs} worker processes: {exc.strerror or exc}")
         return 1
     progress.close()
-    summary = total.to_json()
-    summary["levels"] = [level(n).name for n in args.levels]
+    first, second = (level(n).name for n in args.levels)
+    report = SimulationReport(total, (first, second))
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(report.to_json(), indent=2))
     else:
-        print(format_summary(summary))
+        print(format_summary(report))
     return 0
 
 
-def format_summary(s: dict[str, Any]) -> str:
-    races = s["races"]
-    closest = races["closest_ns"]
+def format_summary(report: SimulationReport) -> str:
+    t = report.tally
+    closest = t.closest_race_ns
     closest_text = "none" if closest is None else format_margin(closest)
     lines = [
-        f"games            {s['games']} ({s['levels'][0]} vs {s['levels'][1]})",
-        f"wins             player 1: {s['wins'][0]}, player 2: {s['wins'][1]}, "
-        f"draws: {s['draws']}" + (f", unfinished: {s['unfinished']}" if s["unfinished"] else ""),
-        f"blocked ends     {s['blocked_ends']}",
-        f"mean game        {s['mean_plays']:.1f} plays, {s['mean_virtual_s']:.1f} s",
-        f"spits per game   {s['spits_per_game']:.2f}",
-        f"races            {races['beaten']} decided by timestamp "
-        f"({races['decided_against_delivery_order']} against delivery order), "
-        f"{races['ties']} exact ties; closest {closest_text}",
-        f"late edges       {s['late_edges']}",
+        f"games            {t.games} ({report.levels[0]} vs {report.levels[1]})",
+        f"wins             player 1: {t.wins[0]}, player 2: {t.wins[1]}, "
+        f"draws: {t.draws}" + (f", unfinished: {t.unfinished}" if t.unfinished else ""),
+        f"blocked ends     {t.blocked_ends}",
+        f"mean game        {t.mean_plays:.1f} plays, {t.mean_virtual_s:.1f} s",
+        f"spits per game   {t.spits_per_game:.2f}",
+        f"races            {t.beaten} decided by timestamp "
+        f"({t.reordered_races} against delivery order), "
+        f"{t.ties} exact ties; closest {closest_text}",
+        f"late edges       {t.late_edges}",
     ]
     return "\n".join(lines)

@@ -16,7 +16,6 @@ from cabinet.service.format import button_label, duration, stamp_ms, when
 from cabinet.service.keys import MenuKey
 from cabinet.service.kit import Item, ListPage, Menu, Page
 from cabinet.service.screen import MenuScreen, Row, Tone
-from cabinet.storage.audits import Seat
 from cabinet.storage.records import GameListing
 from game.edges import Button, Edge
 from game.events import (
@@ -30,9 +29,11 @@ from game.events import (
     Spat,
     Started,
     StuckChanged,
+    Termination,
     Tie,
 )
 from game.record import MatchRecord, RecordError, replay, result_mismatches
+from game.summary import Seat
 
 if TYPE_CHECKING:
     from cabinet.i18n import Translator
@@ -51,7 +52,7 @@ def seat_names(tr: Translator, listing: GameListing) -> str:
 
 
 def result_text(tr: Translator, listing: GameListing) -> str:
-    if listing.termination == "abandoned":
+    if listing.termination is Termination.ABANDONED:
         return tr.t("gameover.abandoned")
     if listing.winner is None:
         return tr.t("gameover.draw")
@@ -258,7 +259,7 @@ class ReplayPage(Page):
             return [Row(tr.t("service.replay.late", player=player))]
         if isinstance(event, GameOver):
             outcome = event.outcome
-            if outcome.termination.value == "abandoned":
+            if outcome.termination is Termination.ABANDONED:
                 return [Row(tr.t("gameover.abandoned"))]
             if outcome.winner is None:
                 return [Row(tr.t("gameover.draw"))]

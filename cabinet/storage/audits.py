@@ -6,9 +6,10 @@ The counters are in four groups (:class:`AuditGroup`). Each group is kept twice:
 clear, not a factory reset). Every count goes to both.
 
 A finished or abandoned game is counted by :meth:`Audits.count_game` from its summary
-(:func:`game.record.summarize`, :meth:`game.live_match.LiveMatch.summary`) and who sat
-where; :meth:`cabinet.storage.store.CabinetStore.record_game` does that and stores the
-game's record in one transaction.
+(:class:`game.summary.GameSummary`, from :meth:`game.live_match.LiveMatch.summary`) and
+who sat where (:class:`game.summary.Seat`, re-exported here);
+:meth:`cabinet.storage.store.CabinetStore.record_game` does that and stores the game's
+record in one transaction.
 """
 
 from __future__ import annotations
@@ -23,7 +24,10 @@ from typing import Any, Generic, TypeVar
 from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
 from cabinet.storage.database import Database, WallClock
 from cabinet.storage.problems import ProblemKind, StorageProblem
+from game.events import Termination
 from game.rules import MS
+from game.summary import GameSummary
+from game.summary import Seat as Seat  # re-exported: cabinet.storage.Seat
 
 log = logging.getLogger("cabinet.storage")
 
@@ -39,13 +43,6 @@ class AuditGroup(enum.Enum):
     """Stuck switches and chatter per button, light link drops."""
     POWER = "power"
     """Power-ons and uptime."""
-
-
-class Seat(enum.Enum):
-    """Who played in a seat."""
-
-    HUMAN = "human"
-    CPU = "cpu"
 
 
 class GameNotOverError(ValueError):
@@ -250,23 +247,23 @@ class Audits:
 
     # -- counting --------------------------------------------------------------------
 
-    def count_game(self, summary: Mapping[str, Any], seats: Sequence[Seat]) -> None:
-        """Count one ended game (won, drawn, blocked or abandoned) from its summary
-        (the keys of :func:`game.record.summarize`) and who sat in seats 1 and 2."""
-        termination = summary.get("termination")
+    def count_game(self, summary: GameSummary, seats: Sequence[Seat]) -> None:
+        """Count one ended game (won, drawn, blocked or abandoned) from its summary and
+        who sat in seats 1 and 2."""
+        termination = summary.termination
         if termination is None:
             raise GameNotOverError("a game is counted once it has ended; it has not")
         seats = check_seats(seats)
         games = GameCounts()
-        if termination == "abandoned":
+        if termination is Termination.ABANDONED:
             games.abandoned = 1
         else:
             if Seat.CPU in seats:
                 games.vs_cpu = 1
             else:
                 games.two_player = 1
-            winner = summary["winner"]
-            if summary["draw"] or winner is None:
+            winner = summary.winner
+            if summary.draw or winner is None:
                 games.draws = 1
             elif seats[winner] is Seat.CPU:
                 games.cpu_wins = 1
@@ -274,15 +271,15 @@ class Audits:
                 games.p1_wins = 1
             else:
                 games.p2_wins = 1
-            end_ns = summary.get("end_t_ns") or 0
+            end_ns = summary.end_t_ns or 0
             games.game_time_ms = games.longest_game_ms = end_ns // MS
         play = PlayCounts(
-            plays=sum(summary["plays"]),
-            spits=summary["spits"],
-            ties=summary["ties"],
-            late_edges=summary["late_edges"],
+            plays=sum(summary.plays),
+            spits=summary.spits,
+            ties=summary.ties,
+            late_edges=summary.late_edges,
         )
-        for margin in summary["race_margins_ns"]:
+        for margin in summary.race_margins_ns:
             play.count_race(margin)
         self._add(AuditGroup.GAMES, games)
         self._add(AuditGroup.PLAY, play)

@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from cabinet.storage.audits import Seat
 from cabinet.storage.database import Database
+from game.events import Termination
 from game.record import MatchRecord, result_of
 from game.rules import MS
+from game.summary import GameSummary, Seat
 
 log = logging.getLogger("cabinet.storage")
 
@@ -35,8 +36,8 @@ class GameListing:
     seats: tuple[Seat, Seat]
     levels: tuple[int | None, int | None]
     """The CPU level in each seat, ``None`` for a person."""
-    termination: str
-    """``went_out``, ``blocked`` or ``abandoned``."""
+    termination: Termination
+    """How it ended (stored as its value: ``went_out``, ``blocked`` or ``abandoned``)."""
     winner: int | None
     """0 or 1; ``None`` for a draw or an abandoned game."""
     duration_ms: int
@@ -45,7 +46,7 @@ class GameListing:
 def insert_game(
     conn: sqlite3.Connection,
     record: MatchRecord,
-    summary: Mapping[str, Any],
+    summary: GameSummary,
     seats: Sequence[Seat],
     ended_at: datetime,
     keep: int,
@@ -62,9 +63,9 @@ def insert_game(
             ended_at.isoformat(),
             ",".join(s.value for s in seats),
             json.dumps(list(levels)),
-            summary["termination"],
-            summary["winner"],
-            (summary.get("end_t_ns") or 0) // MS,
+            None if summary.termination is None else summary.termination.value,
+            summary.winner,
+            (summary.end_t_ns or 0) // MS,
             record.dumps(),
         ),
     )
@@ -136,7 +137,7 @@ def _listing(row: tuple[Any, ...]) -> GameListing | None:
             ended_at=datetime.fromisoformat(ended_at),
             seats=(first, second),
             levels=(lv[0], lv[1]),
-            termination=termination,
+            termination=Termination(termination),
             winner=winner,
             duration_ms=duration_ms,
         )

@@ -22,11 +22,11 @@ from __future__ import annotations
 import copy
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.storage.audits import AuditGroup, Audits, Seat, check_seats, load_audits, write_audits
+from cabinet.storage.audits import AuditGroup, Audits, check_seats, load_audits, write_audits
 from cabinet.storage.database import (
     BUSY_TIMEOUT_S,
     Access,
@@ -43,6 +43,7 @@ from cabinet.storage.setting_table import RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
 from game.record import MatchRecord
 from game.rules import MS
+from game.summary import GameSummary, Seat
 
 log = logging.getLogger("cabinet.storage")
 
@@ -128,7 +129,7 @@ class CabinetStore:
     def record_game(
         self,
         record: MatchRecord,
-        summary: Mapping[str, Any],
+        summary: GameSummary,
         seats: Sequence[Seat | str] | None = None,
         *,
         now_ns: int | None = None,
@@ -136,10 +137,11 @@ class CabinetStore:
         """Store one ended game (finished or abandoned) and count it in the audits, in one
         transaction; prunes the games beyond the ``records_kept`` setting in it too.
 
-        ``summary`` is the game's (``LiveMatch.summary()``); ``seats`` who sat where,
-        ``human``/``cpu`` (default: the record's ``meta["players"]``, which
-        :class:`~game.live_match.LiveMatch` fills). ``now_ns`` (monotonic ns), when given,
-        also saves the uptime since the last save. Returns the game's id.
+        ``summary`` is the game's (``LiveMatch.summary()``); ``seats`` who sat where, each
+        a :class:`~game.summary.Seat` or its value, ``human``/``cpu`` (default: the record's
+        ``meta["players"]``, which :class:`~game.live_match.LiveMatch` fills). ``now_ns``
+        (monotonic ns), when given, also saves the uptime since the last save. Returns the
+        game's id.
         """
         if seats is None:
             seats = (record.meta or {}).get("players", ())

@@ -20,7 +20,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any
 
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.inputs.edge_queue import RawEdge
@@ -46,8 +45,9 @@ from game.bots import Level
 from game.cards import Card, shuffled_deck
 from game.edges import Edge
 from game.events import Event, Outcome
-from game.record import MatchRecord, replay, summarize
+from game.record import MatchRecord, replay
 from game.rules import Rules
+from game.summary import GameSummary, Seat, summarize
 from game.table_state import TableState
 
 log = logging.getLogger(__name__)
@@ -134,13 +134,13 @@ class RemoteMatch:
             seed=self.seed,
             end_ns=self._clock_ns(),
             meta={
-                "players": ["human" if lv is None else "cpu" for lv in self._levels],
+                "players": [Seat.of(lv).value for lv in self._levels],
                 "levels": list(self._levels),
             },
             abandoned_ns=self._abandoned_ns,
         )
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> GameSummary:
         """The game's summary, from replaying its record (exactly as the table played)."""
         played = replay(self.record())
         return summarize(played.game, played.referee, played.events)

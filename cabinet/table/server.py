@@ -61,6 +61,7 @@ from game.edges import Edge
 from game.events import Played, Rejected, Selected
 from game.live_match import LiveMatch
 from game.record import result_of
+from game.summary import Seat
 from game.table_state import TableState
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ class _DisplayGone:
 @dataclass(slots=True)
 class _Game:
     match: LiveMatch
-    players: tuple[str, str]
+    players: tuple[Seat, Seat]
     sent_edges: int = 0
 
 
@@ -276,7 +277,7 @@ class TableServer:
             self._stop(self._current, command.start_abs_ns)
         levels = [None if n is None else level(n) for n in command.cpu_levels]
         match = LiveMatch(command.rules, command.seed, levels, command.start_abs_ns)
-        players = ("human" if levels[0] is None else "cpu", "human" if levels[1] is None else "cpu")
+        players = (Seat.of(levels[0]), Seat.of(levels[1]))
         self._games[command.game] = _Game(match, players)
         self._current = command.game
         self._window_ms = command.rules.race_window_ms
@@ -450,7 +451,8 @@ class TableServer:
                 summary = game.match.summary()
                 record = game.match.record().with_result(result_of(summary))
                 store.record_game(record, summary, game.players)
-                log.info("game %d recorded by the table as %s", game_id, summary["termination"])
+                termination = None if summary.termination is None else summary.termination.value
+                log.info("game %d recorded by the table as %s", game_id, termination)
         finally:
             store.close()
         self._games.clear()

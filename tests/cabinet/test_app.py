@@ -26,6 +26,7 @@ from cabinet.sound import SoundBoard
 from firmware_bridge.lights import Mode
 from game.edges import Button
 from game.record import replay, result_of
+from game.summary import Seat
 
 FRAME = 16_666_667
 T0 = 10**12
@@ -121,8 +122,8 @@ def test_two_people_play_a_whole_game_on_the_keyboard(screen: pygame.Surface) ->
         keyboard.close()
     assert app.flow.phase is Phase.GAME_OVER
     game = records.games[-1]
-    assert game.summary["finished"] and game.players == ("human", "human")
-    assert sum(game.summary["plays"]) > 20
+    assert game.summary.finished and game.players == (Seat.HUMAN, Seat.HUMAN)
+    assert sum(game.summary.plays) > 20
     assert result_of(replay(game.record).summary()) == result_of(game.summary)
 
 

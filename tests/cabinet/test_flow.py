@@ -8,9 +8,11 @@ from cabinet.flow import Flow, FlowSettings, GameFinished, Phase, PhaseChanged, 
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button, Edge
+from game.events import Termination
 from game.live_match import LiveMatch
 from game.record import replay, result_of
 from game.rules import MS, Rules
+from game.summary import Seat
 
 T0 = 1_000 * S
 
@@ -87,7 +89,7 @@ def test_a_lone_player_plays_the_cpu_after_the_wait() -> None:
     assert flow.join_cpu_in_s(T0 + 2 * S) == 4
     notices = run(flow, T0 + S, T0 + 6 * S + MS)
     assert phases(notices) == [Phase.JOIN, Phase.READY]
-    assert flow.cpu_seat == 0 and flow.seat_kinds == ("cpu", "human")
+    assert flow.cpu_seat == 0 and flow.seat_kinds == (Seat.CPU, Seat.HUMAN)
     ready_at = flow.phase_since_ns
     assert T0 + 6 * S <= ready_at <= T0 + 6 * S + MS
     assert flow.countdown_left_ns(ready_at + MS) == settings.rules.spit_delay_ns - MS
@@ -103,8 +105,8 @@ def test_two_players_join_ready_play_and_abandon_when_idle() -> None:
     assert phases(notices) == [Phase.JOIN, Phase.READY, Phase.PLAY, Phase.ATTRACT]
     finished = [n for n in notices if isinstance(n, GameFinished)]
     assert len(finished) == 1
-    assert finished[0].summary["termination"] == "abandoned"
-    assert finished[0].players == ("human", "human")
+    assert finished[0].summary.termination is Termination.ABANDONED
+    assert finished[0].players == (Seat.HUMAN, Seat.HUMAN)
 
 
 def test_join_times_out_to_attract_without_the_cpu() -> None:
@@ -121,9 +123,9 @@ def test_a_best_of_3_match_plays_games_until_decided_and_records_each() -> None:
     flow.press(0, T0)
     notices = run(flow, T0, T0 + 600 * S, step=20 * MS, people=True)
     games = [n for n in notices if isinstance(n, GameFinished)]
-    assert 2 <= len(games) <= 3 or any(g.summary["draw"] for g in games)
+    assert 2 <= len(games) <= 3 or any(g.summary.draw for g in games)
     assert phases(notices)[-1] is Phase.ATTRACT
-    wins = [g.summary["winner"] for g in games]
+    wins = [g.summary.winner for g in games]
     assert max(wins.count(0), wins.count(1)) == 2
     for game in games:  # every record replays to its result
         assert result_of(replay(game.record).summary()) == result_of(game.summary)
@@ -155,6 +157,6 @@ def test_abandon_from_the_service_menu_is_recorded() -> None:
     flow.abandon(T0 + 5 * S)
     notices = flow.update(T0 + 5 * S)
     assert flow.phase is Phase.ATTRACT
-    assert [n.summary["termination"] for n in notices if isinstance(n, GameFinished)] == [
-        "abandoned"
+    assert [n.summary.termination for n in notices if isinstance(n, GameFinished)] == [
+        Termination.ABANDONED
     ]

@@ -130,7 +130,7 @@ def test_simulate_rejects_bad_levels() -> None:
 def test_progress_shows_only_after_the_delay() -> None:
     now = [0.0]
     stream = io.StringIO()
-    bar = Progress(10, "work", stream=stream, clock=lambda: now[0])
+    bar = Progress(10, "work", stream=stream, clock=lambda: now[0], show=True)
     bar.advance(3)
     assert stream.getvalue() == ""
     now[0] = 1.5
@@ -154,3 +154,14 @@ def test_the_console_script_is_installed() -> None:
 )
 def test_margins_read_in_the_best_unit(ns: int, text: str) -> None:
     assert format_margin(ns) == text
+
+
+def test_progress_stays_off_a_stream_that_is_not_a_terminal() -> None:
+    """Errors read line by line (a log, a pipe) get no bar: its "\\r" would split a line."""
+    now = [0.0]
+    stream = io.StringIO()
+    bar = Progress(10, "work", stream=stream, clock=lambda: now[0])
+    now[0] = 5.0
+    bar.advance(10)
+    bar.close()
+    assert stream.getvalue() == "" and not bar.shown

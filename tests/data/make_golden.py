@@ -12,7 +12,7 @@ from game.bots import level
 from game.cards import ALL_CARDS, Card, parse_cards
 from game.cpu_match import play_cpu_game
 from game.edges import Button, Edge, EdgeKind
-from game.events import Spat
+from game.events import Spat, Termination
 from game.record import MatchRecord, replay, result_of
 from game.rules import MS, Rules
 
@@ -86,15 +86,15 @@ def main() -> None:
     save(
         "blocked-fewer-cards",
         find_cpu_game(
-            lambda g: g.summary["termination"] == "blocked" and g.summary["winner"] is not None
+            lambda g: g.summary.termination is Termination.BLOCKED and g.summary.winner is not None
         ),
         {"termination": "blocked"},
     )
-    save("blocked-draw", find_cpu_game(lambda g: g.summary["draw"]), {"draw": True})
+    save("blocked-draw", find_cpu_game(lambda g: g.summary.draw), {"draw": True})
     save(
         "went-out-ace-low",
         find_cpu_game(
-            lambda g: g.summary["termination"] == "went_out",
+            lambda g: g.summary.termination is Termination.WENT_OUT,
             (2, 5),
             Rules(ace_wraps=False, tie_rule=Rules().tie_rule),
         ),

@@ -85,8 +85,8 @@ def test_a_faster_level_wins_most_games() -> None:
     wins = [0, 0]
     for seed in range(40):
         summary = play_cpu_game(seed, (level(1), level(4))).summary
-        if summary["winner"] is not None:
-            wins[summary["winner"]] += 1
+        if summary.winner is not None:
+            wins[summary.winner] += 1
     assert wins[1] > 3 * wins[0]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from game.bots import level
 from game.edges import Button, Edge
-from game.events import GameOver, Played
+from game.events import GameOver, Played, Termination
 from game.live_match import LiveMatch
 from game.record import replay, result_of
 from game.rules import MS, Rules
@@ -21,8 +21,8 @@ def test_cpu_against_cpu_at_60_fps_finishes_replays_and_is_never_late() -> None:
         match.advance(now)
         assert now - START < 30 * 60 * 1_000 * MS
     summary = match.summary()
-    assert summary["finished"]
-    assert summary["late_edges"] == 0
+    assert summary.finished
+    assert summary.late_edges == 0
     again = replay(match.record()).summary()
     assert result_of(again) == result_of(summary)
 
@@ -61,7 +61,7 @@ def test_abandon_ends_the_game_without_a_winner() -> None:
     events = match.abandon(START + 4_000 * MS)
     over = [e for e in events if isinstance(e, GameOver)]
     assert over and over[0].outcome.winner is None
-    assert match.summary()["termination"] == "abandoned"
+    assert match.summary().termination is Termination.ABANDONED
 
 
 def test_next_wake_points_at_the_cpu() -> None:
@@ -78,7 +78,7 @@ def test_an_abandoned_game_replays_to_its_recorded_result() -> None:
     match.advance(START + 20_000 * MS)
     match.abandon(START + 21_000 * MS)
     summary = match.summary()
-    assert summary["termination"] == "abandoned" and summary["draw"] is False
+    assert summary.termination is Termination.ABANDONED and summary.draw is False
     record = match.record()
     assert record.abandoned_ns is not None
     assert result_of(replay(record).summary()) == result_of(summary)
@@ -108,4 +108,4 @@ def test_a_clock_reading_older_than_the_match_is_taken_as_now() -> None:
     match.advance(START + 50 * MS)
     match.abandon(START + 60 * MS)
     match.advance(START + 55 * MS)  # a pump that read the clock before the abandon
-    assert match.summary()["termination"] == "abandoned"
+    assert match.summary().termination is Termination.ABANDONED

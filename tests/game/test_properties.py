@@ -74,11 +74,11 @@ def test_random_plays_keep_the_invariants_and_a_rejected_play_changes_nothing(
 @given(seed=seeds, a=levels, b=levels)
 def test_every_cpu_game_terminates_and_replays_to_its_result(seed: int, a, b) -> None:
     game = play_cpu_game(seed, (a, b))
-    assert game.summary["finished"]
-    assert game.summary["termination"] != Termination.ABANDONED.value
+    assert game.summary.finished
+    assert game.summary.termination is not Termination.ABANDONED
     again = replay(game.record).summary()
     assert result_of(again) == result_of(game.summary)
-    assert again["closest_race"] == game.summary["closest_race"]
+    assert again.closest_race == game.summary.closest_race
 
 
 @st.composite
@@ -125,7 +125,7 @@ def test_delivery_order_within_the_window_never_changes_the_outcome(
         check_invariants(done.game)
         assert done.referee.stats.late_edges == 0
         summary = done.summary()
-        results.append((result_of(summary), summary["rejected"], snapshot(done.game)))
+        results.append((result_of(summary), summary.rejected, snapshot(done.game)))
     assert results[0] == results[1]
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from game.bots import level
 from game.cpu_match import play_cpu_game
-from game.events import Played, Rejected, RejectReason, Spat
+from game.events import Played, Rejected, RejectReason, Spat, Termination
 from game.record import (
     MAX_DEPTH,
     MAX_INT_DIGITS,
@@ -60,21 +60,22 @@ def test_golden_record_replays_to_its_pinned_result(path: Path) -> None:
         ]
         assert beaten == expect["beaten"]
     if "reordered_races" in expect:
-        assert summary["reordered_races"] == expect["reordered_races"]
+        assert summary.reordered_races == expect["reordered_races"]
     if "ties" in expect:
-        assert summary["ties"] == expect["ties"]
+        assert summary.ties == expect["ties"]
     if expect.get("one_sided_spit"):
         assert any(isinstance(e, Spat) and None in e.cards for e in done.events)  # R11
     if "termination" in expect:
-        assert summary["termination"] == expect["termination"]
+        assert summary.termination is Termination(expect["termination"])
     if expect.get("draw"):
-        assert summary["draw"] and summary["cards_left"][0] == summary["cards_left"][1]  # R13
+        assert summary.draw and summary.cards_left[0] == summary.cards_left[1]  # R13
 
 
 def test_r13_golden_blocked_end_goes_to_fewer_cards() -> None:
     summary = replay(MatchRecord.load(DATA / "blocked-fewer-cards.json")).summary()
-    left = summary["cards_left"]
-    assert left[summary["winner"]] < left[1 - summary["winner"]]
+    left = summary.cards_left
+    assert summary.winner is not None
+    assert left[summary.winner] < left[1 - summary.winner]
 
 
 def test_record_round_trips_through_json(tmp_path: Path) -> None:
@@ -90,9 +91,9 @@ def test_a_record_whose_edges_stop_early_replays_unfinished() -> None:
     record = play_cpu_game(8, (level(4), level(4))).record
     cut = MatchRecord(record.rules, record.decks, record.edges[:20], record.seed)
     summary = replay(cut).summary()
-    assert summary["finished"] is False
-    assert summary["winner"] is None
-    assert summary["draw"] is False
+    assert summary.finished is False
+    assert summary.winner is None
+    assert summary.draw is False
 
 
 def test_a_record_without_decks_deals_from_its_seed() -> None:
@@ -262,4 +263,4 @@ def test_the_summary_gives_each_players_fastest_play() -> None:
     done = replay(MatchRecord.load(DATA / "race-1us-wrong-order.json"))
     summary = done.summary()
     # Player 1 selected slot 1 at 100 ms and played it at 500 ms; player 2 never played.
-    assert summary["fastest_play_ns"] == [400_000_000, None]
+    assert summary.fastest_play_ns == (400_000_000, None)

@@ -147,5 +147,5 @@ def test_the_summary_counts_early_edges_and_pile_presses_without_a_selection() -
     events = ref.take(Edge.press(1, P1, 20 * MS), 20 * MS)
     events += ref.tick(40 * MS)
     summary = summarize(ref.game, ref, events)
-    assert summary["early_edges"] == 1
-    assert summary["pile_without_selection"] == 1
+    assert summary.early_edges == 1
+    assert summary.pile_without_selection == 1

@@ -98,5 +98,10 @@ def test_a_whole_game_through_mock_pins(
     again = replay(MatchRecord.loads(record.dumps()))
     notices = (OperatorEdge, SwitchStuck, SwitchFreed)
     live = summarize(game, referee, [e for e in events if not isinstance(e, notices)])
-    for key in ("winner", "cards_left", "plays", "beaten", "termination", "spits"):
-        assert again.summary()[key] == live[key], key
+    replayed = again.summary()
+    assert replayed.winner == live.winner
+    assert replayed.cards_left == live.cards_left
+    assert replayed.plays == live.plays
+    assert replayed.beaten == live.beaten
+    assert replayed.termination == live.termination
+    assert replayed.spits == live.spits

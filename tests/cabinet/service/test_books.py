@@ -6,14 +6,15 @@ from cabinet.storage.audits import AuditGroup
 from cabinet.storage.setting_table import VOLUME
 from cabinet.storage.store import CabinetStore
 from game.bots import level
-from game.cpu_match import play_cpu_game
+from game.cpu_match import CpuGame, play_cpu_game
 from game.edges import Button
+from game.summary import GameSummary
 from tests.cabinet.service.conftest import Cabinet
 
-_GAMES: dict[int, object] = {}
+_GAMES: dict[int, CpuGame] = {}
 
 
-def record_cpu_games(store: CabinetStore, n: int) -> list[dict[str, object]]:
+def record_cpu_games(store: CabinetStore, n: int) -> list[GameSummary]:
     """``n`` real CPU-vs-CPU games (levels 3 and 4) stored as a person in seat 1 against
     the CPU; returns their summaries."""
     summaries = []
@@ -21,8 +22,8 @@ def record_cpu_games(store: CabinetStore, n: int) -> list[dict[str, object]]:
         game = _GAMES.get(seed)
         if game is None:
             game = _GAMES[seed] = play_cpu_game(seed, (level(3), level(4)))
-        store.record_game(game.record, game.summary, ("human", "cpu"))  # type: ignore[attr-defined]
-        summaries.append(game.summary)  # type: ignore[attr-defined]
+        store.record_game(game.record, game.summary, ("human", "cpu"))
+        summaries.append(game.summary)
     return summaries
 
 
@@ -33,10 +34,10 @@ def rows(cab: Cabinet) -> dict[str, str]:
 def test_bookkeeping_shows_what_real_games_counted(cabinet: Cabinet) -> None:
     cab = cabinet
     summaries = record_cpu_games(cab.store, 3)
-    p1 = sum(1 for s in summaries if s["winner"] == 0)
-    cpu = sum(1 for s in summaries if s["winner"] == 1)
-    plays = sum(sum(s["plays"]) for s in summaries)  # type: ignore[arg-type]
-    races = sum(len(s["race_margins_ns"]) for s in summaries)  # type: ignore[arg-type]
+    p1 = sum(1 for s in summaries if s.winner == 0)
+    cpu = sum(1 for s in summaries if s.winner == 1)
+    plays = sum(sum(s.plays) for s in summaries)
+    races = sum(len(s.race_margins_ns) for s in summaries)
     assert plays > 0 and races > 0
     cab.test()
     cab.choose("Bookkeeping")

@@ -14,6 +14,7 @@ from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import Mode
 from game.edges import Button
+from game.events import Termination
 from tests.cabinet.service.conftest import Cabinet
 
 
@@ -29,7 +30,7 @@ def test_entering_from_a_running_game_records_it_abandoned(cabinet: Cabinet) -> 
     assert cab.app.table.feed._target is None
     games = cab.store.records.recent()
     assert len(games) == 1
-    assert games[0].termination == "abandoned"
+    assert games[0].termination is Termination.ABANDONED
     assert games[0].seats == (Seat.HUMAN, Seat.HUMAN)
     assert cab.store.audits.games.current.abandoned == 1
     record = cab.store.records.record(games[0].id)

@@ -4,6 +4,7 @@ the software in the wrong order)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,6 +13,7 @@ from cabinet.service.last_games import ReplayPage
 from cabinet.storage.audits import Seat
 from cabinet.storage.records import insert_game
 from game.edges import Button
+from game.events import Termination
 from game.record import MatchRecord, replay
 from tests.cabinet.service.conftest import Cabinet
 from tests.cabinet.service.test_books import record_cpu_games
@@ -22,7 +24,9 @@ GOLDEN = Path(__file__).resolve().parents[2] / "data" / "race-1us-wrong-order.js
 
 def store_golden(cab: Cabinet) -> int:
     record = MatchRecord.load(GOLDEN)
-    summary = {**replay(record).summary(), "termination": "abandoned", "end_t_ns": 600_000_000}
+    summary = dataclasses.replace(
+        replay(record).summary(), termination=Termination.ABANDONED, end_t_ns=600_000_000
+    )
     with cab.store.db.transaction() as conn:
         return insert_game(conn, record, summary, (Seat.HUMAN, Seat.HUMAN), ENDED, 200)
 
@@ -80,7 +84,7 @@ def test_no_games_yet(cabinet: Cabinet) -> None:
 def test_the_replay_credits_a_cpu_win_to_the_cpu(cabinet: Cabinet) -> None:
     cab = cabinet
     summaries = record_cpu_games(cab.store, 3)  # a person in seat 1, the CPU in seat 2
-    cpu_won = [i for i, s in enumerate(summaries) if s["winner"] == 1]
+    cpu_won = [i for i, s in enumerate(summaries) if s.winner == 1]
     assert cpu_won, "none of the stored games was won by the CPU"
     cab.test()
     cab.choose("Last games")

@@ -11,6 +11,7 @@ from cabinet.storage.audits import AuditGroup, GameNotOverError, Seat, SeatsErro
 from cabinet.storage.store import CabinetStore
 from game.bots import level
 from game.edges import Button
+from game.events import Termination
 from game.live_match import LiveMatch
 from game.rules import MS, Rules
 from tests.cabinet.clocks import WallClock
@@ -30,19 +31,20 @@ def _expected(seatings: list[tuple[str, str]]) -> dict[str, int]:
     for seed, seats in zip(SEEDS, seatings, strict=True):
         s = cpu_game(seed).summary
         out["two_player" if "cpu" not in seats else "vs_cpu"] += 1
-        if s["draw"]:
+        assert s.end_t_ns is not None
+        if s.draw:
             out["draws"] += 1
-        elif seats[s["winner"]] == "cpu":
+        elif s.winner is not None and seats[s.winner] == "cpu":
             out["cpu"] += 1
         else:
-            out["p1" if s["winner"] == 0 else "p2"] += 1
-        out["time"] += s["end_t_ns"] // MS
-        out["longest"] = max(out["longest"], s["end_t_ns"] // MS)
-        out["plays"] += sum(s["plays"])
-        out["spits"] += s["spits"]
-        out["ties"] += s["ties"]
-        out["late"] += s["late_edges"]
-        for m in s["race_margins_ns"]:
+            out["p1" if s.winner == 0 else "p2"] += 1
+        out["time"] += s.end_t_ns // MS
+        out["longest"] = max(out["longest"], s.end_t_ns // MS)
+        out["plays"] += sum(s.plays)
+        out["spits"] += s.spits
+        out["ties"] += s.ties
+        out["late"] += s.late_edges
+        for m in s.race_margins_ns:
             key = "r1" if m < MS else "r10" if m < 10 * MS else "r100" if m < 100 * MS else "rmore"
             out[key] += 1
     return out
@@ -89,15 +91,15 @@ def test_an_abandoned_live_game_is_counted_as_abandoned(store: CabinetStore) -> 
     match.advance(start + 20_000 * MS)  # twenty seconds of the CPU playing alone
     match.abandon(start + 20_000 * MS)
     summary = match.summary()
-    assert summary["termination"] == "abandoned"
+    assert summary.termination is Termination.ABANDONED
     game_id = store.record_game(match.record(), summary)  # seats from the record
     games = store.audits.games.current
     assert (games.abandoned, games.vs_cpu, games.two_player, games.cpu_wins) == (1, 0, 0, 0)
     assert games.game_time_ms == 0 and games.average_game_ms is None
-    assert store.audits.play.current.plays == sum(summary["plays"]) > 0
+    assert store.audits.play.current.plays == sum(summary.plays) > 0
     listing = store.records.listing(game_id)
     assert listing is not None and listing.seats == (Seat.HUMAN, Seat.CPU)
-    assert listing.termination == "abandoned" and listing.winner is None
+    assert listing.termination is Termination.ABANDONED and listing.winner is None
 
 
 def test_a_running_game_is_refused(store: CabinetStore) -> None:

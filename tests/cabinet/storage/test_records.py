@@ -47,10 +47,11 @@ def test_a_stored_record_replays_to_its_result(open_store: Callable[[], CabinetS
     assert record is not None and record.result is not None
     done = replay(record)
     assert result_mismatches(record.result, done.summary()) == []
-    assert done.summary()["winner"] == game.summary["winner"]
+    assert done.summary().winner == game.summary.winner
     listing = store.records.listing(game_id)
     assert listing is not None
     assert listing.seats == (Seat.CPU, Seat.CPU) and listing.levels == (3, 4)
-    assert listing.winner == game.summary["winner"]
-    assert listing.termination == game.summary["termination"]
-    assert listing.duration_ms == game.summary["end_t_ns"] // 1_000_000
+    assert listing.winner == game.summary.winner
+    assert listing.termination == game.summary.termination
+    assert game.summary.end_t_ns is not None
+    assert listing.duration_ms == game.summary.end_t_ns // 1_000_000

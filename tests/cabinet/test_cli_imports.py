@@ -1,0 +1,89 @@
+"""The lazy command line: ``replay`` and ``simulate`` start without the cabinet's heavy parts
+(pygame, gpiozero, sqlite3, pyserial, ``cabinet.app``), and ``--help`` without any command
+module; the top-level help still lists every command with its one-line summary.
+
+What is imported is read from ``sys.modules`` at the exit of a fresh process that ran
+``python -m cabinet`` with the command, as a user runs it. How long anything takes is
+``bench/cli_start.py``'s business, not these tests'.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+HEAVY = ("pygame", "gpiozero", "sqlite3", "_sqlite3", "serial", "cabinet.app")
+"""Modules (and their submodules) that ``replay`` and ``simulate`` must not import."""
+
+COMMANDS = ["run", "simulate", "replay", "wiring", "lights", "firmware", "doctor", "settings"]
+
+
+DRIVER = """
+import atexit, json, runpy, sys
+out = sys.argv[1]
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+sys.argv = ["spit-cabinet", *sys.argv[2:]]
+runpy.run_module("cabinet", run_name="__main__", alter_sys=True)
+"""
+"""``python -m cabinet ARGV``, writing every module in ``sys.modules`` at exit (in JSON) to
+the file named first. ``python -X importtime`` would not do: it misses the modules
+imported by ``importlib.import_module``, which is how the command line imports a command."""
+
+
+def imported_by(tmp_path: Path, *argv: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run ``python -m cabinet ARGV`` in a fresh process: the finished process, and every
+    module it had imported when it exited."""
+    out = tmp_path / "modules.json"
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(out), *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    modules: list[str] = json.loads(out.read_text(encoding="utf-8"))
+    return done, set(modules)
+
+
+def heavy_in(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+def test_replay_imports_none_of_the_heavy_parts(tmp_path: Path) -> None:
+    done, modules = imported_by(tmp_path, "replay", str(DATA / "tie.json"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "recorded result: matches" in done.stdout
+    assert "game.record" in modules  # the parsing sees the imports
+    assert heavy_in(modules) == []
+
+
+def test_simulate_imports_none_of_the_heavy_parts(tmp_path: Path) -> None:
+    done, modules = imported_by(tmp_path, "simulate", "--games", "1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("games            1 ")
+    assert "game.cpu_match" in modules
+    assert heavy_in(modules) == []
+
+
+def test_help_imports_no_command_module(tmp_path: Path) -> None:
+    done, modules = imported_by(tmp_path, "--help")
+    assert done.returncode == 0, done.stderr[-2000:]
+    listed = [line.split() for line in done.stdout.splitlines() if line.startswith("    ")]
+    assert [words[0] for words in listed] == COMMANDS
+    assert sorted(m for m in modules if m.startswith("cabinet.commands.")) == []
+    assert heavy_in(modules) == []
+
+
+def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
+    done, modules = imported_by(tmp_path, "replay", "--help")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage: spit-cabinet replay [-h] [--json] file" in done.stdout
+    assert sorted(m for m in modules if m.startswith("cabinet.commands.")) == [
+        "cabinet.commands.replay"
+    ]

@@ -23,7 +23,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from cabinet.display.geometry import Box, TableGeometry
+from cabinet.display.box import Box
+from cabinet.display.geometry import TableGeometry
 from game.cards import Card
 from game.events import Event, Played, Refilled, Rejected, RejectReason, Spat, Started
 from game.rules import MS

@@ -1,4 +1,5 @@
-"""The on-screen lights strip: what colour each light shows at a given time.
+"""The on-screen lights strip: what colour each light shows at a given time, and the
+strip's lights painted at their spots.
 
 Used when no LED board is connected, so a newcomer sees every light the cabinet drives.
 The board times blinking and pulsing itself (PROTOCOL.md); on screen the same modes are
@@ -8,7 +9,10 @@ dark at the start of each period and brightest halfway, as on the board.
 
 from __future__ import annotations
 
-from firmware_bridge.lights import Light, Mode
+import pygame
+
+from cabinet.display.painter import DrawItem, Painter
+from firmware_bridge.lights import Light, LightState, Mode
 
 Colour = tuple[int, int, int]
 
@@ -47,3 +51,32 @@ def _mix(colour: Colour, level: float) -> Colour:
     """``colour`` at ``level`` (0..1) over the unlit grey."""
     r, g, b = (round(u + (c - u) * level) for c, u in zip(colour, UNLIT, strict=True))
     return (r, g, b)
+
+
+def paint_lights(painter: Painter, state: LightState | None, now_ns: int) -> int | None:
+    """Each light of ``state`` (all off for ``None``) at its spot on the strip, if the
+    layout has one; returns when the first of them next changes (``None``: steady)."""
+    spots = painter.geometry.light_spots
+    if not spots:
+        return None
+    lights = state if state is not None else LightState.all_off()
+    wake_ns: int | None = None
+    for i, (spot, light) in enumerate(zip(spots, lights.lights, strict=True)):
+        colour, change_ns = light_colour(light, now_ns)
+        if change_ns is not None and (wake_ns is None or change_ns < wake_ns):
+            wake_ns = change_ns
+        key = ("light", spot.w, colour)
+        surface = painter.shapes.get(key)
+        if surface is None:
+            surface = _light_surface(spot.w, colour)
+            painter.shapes[key] = surface
+        painter.add(DrawItem("light", spot, index=i, style=colour), surface)
+    return wake_ns
+
+
+def _light_surface(size: int, colour: Colour) -> pygame.Surface:
+    surface = pygame.Surface((size, size), pygame.SRCALPHA)
+    r = size / 2
+    pygame.draw.circle(surface, (0, 0, 0), (r, r), r)
+    pygame.draw.circle(surface, colour, (r, r), r * 0.8)
+    return surface

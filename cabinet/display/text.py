@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.display.geometry import Box
+from cabinet.display.box import Box
 
 Colour = tuple[int, int, int]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.display.geometry import Box
+from cabinet.display.box import Box
 from cabinet.display.text import Colour, TextCache
 from cabinet.service.screen import MenuScreen, Row, Tone
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cabinet.display.box import Box
 from cabinet.display.geometry import (
     LIGHTS_COUNT,
-    Box,
     GeometryError,
     Orientation,
     ScreenTooSmallError,

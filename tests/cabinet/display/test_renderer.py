@@ -11,8 +11,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from cabinet.display.geometry import Box, Orientation
-from cabinet.display.renderer import DrawItem, Renderer
+from cabinet.display.box import Box
+from cabinet.display.geometry import Orientation
+from cabinet.display.painter import DrawItem
+from cabinet.display.renderer import Renderer
 from cabinet.display.replayer import MatchPlayer
 from cabinet.display.text import FontFileError
 from cabinet.display.views import (

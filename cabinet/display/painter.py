@@ -1,0 +1,181 @@
+"""One frame's display list as it is built: each :class:`DrawItem` with the surface that
+paints it.
+
+A :class:`Painter` is made for every frame. The screens (:mod:`cabinet.display.table_screen`,
+:mod:`cabinet.display.screens`, :mod:`cabinet.display.lights_strip`) add their items to it
+in painting order, through its helpers for the things they share: cards, fitted text,
+wrapped text blocks, panels, the selection highlight and the STUCK badge. The renderer
+(:mod:`cabinet.display.renderer`) then compares the list with the previous frame's.
+
+Shapes drawn here (panels, highlights, badges, light spots) are cached in the renderer's
+``shapes`` dictionary, which outlives the frame; cards and text have their own caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from cabinet.display.box import Box
+from cabinet.display.cards import CardArt
+from cabinet.display.geometry import TableGeometry
+from cabinet.display.text import Colour, TextCache
+from game.cards import Card
+
+WHITE: Colour = (245, 245, 240)
+GREY: Colour = (170, 180, 175)
+YELLOW: Colour = (255, 214, 0)
+AMBER: Colour = (255, 170, 40)
+GREEN: Colour = (80, 220, 120)
+STUCK_RED: Colour = (205, 30, 40)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawItem:
+    """One thing drawn in a frame.
+
+    ``kind`` is one of: ``slot`` (player, index = slot, card or ``None`` for empty),
+    ``highlight`` (player, index = selected slot), ``deck`` (player, text = cards in it),
+    ``deck_count``, ``label``, ``stuck``, ``message`` (player, text), ``pile`` (index =
+    pile, card), ``pile_count`` (index, text), ``countdown`` (text), ``sprite`` (a moving
+    card: player, card), ``banner``, ``prompt``, ``howto``, ``headline``, ``match``,
+    ``footer`` (text), ``panel`` (player; a panel's background), ``title``, ``status``,
+    ``line`` (player, text), ``light`` (index in ``LIGHT_NAMES`` order, style = colour).
+    ``rect`` is the screen rectangle it covers; ``rotation`` is 0 or 180 degrees.
+    """
+
+    kind: str
+    rect: Box
+    player: int | None = None
+    index: int | None = None
+    card: Card | None = None
+    text: str | None = None
+    rotation: int = 0
+    style: tuple[int, ...] = ()
+
+
+Paint = tuple[DrawItem, pygame.Surface]
+"""A display-list item and the surface blitted at its rectangle's top-left corner."""
+
+
+class Painter:
+    """Builds one frame's :attr:`paints` at ``geometry``'s layout, drawing with ``text``
+    and ``art`` and caching shapes in ``shapes``."""
+
+    def __init__(
+        self,
+        geometry: TableGeometry,
+        text: TextCache,
+        art: CardArt,
+        shapes: dict[tuple[object, ...], pygame.Surface],
+    ) -> None:
+        self.geometry = geometry
+        self.text = text
+        self.art = art
+        self.shapes = shapes
+        self.paints: list[Paint] = []
+
+    def add(self, item: DrawItem, surface: pygame.Surface) -> None:
+        """Paint ``surface`` for ``item``, over everything added before."""
+        self.paints.append((item, surface))
+
+    def add_card(
+        self, kind: str, player: int | None, index: int, card: Card | None, box: Box,
+        rotation: int,
+    ) -> None:  # fmt: skip
+        """A card's face in ``box``, or the empty-slot outline for ``None``."""
+        g = self.geometry
+        surface = (
+            self.art.face(card, g.card_w, g.card_h, rotation)
+            if card is not None
+            else self.art.empty(g.card_w, g.card_h, rotation)
+        )
+        self.add(DrawItem(kind, box, player, index, card, rotation=rotation), surface)
+
+    def add_text(
+        self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
+        player: int | None = None, index: int | None = None, align: str = "center",
+        fill: float = 0.8,
+    ) -> None:  # fmt: skip
+        """One line fitted into ``box`` (``fill`` of its height at most), centred
+        vertically, centred or (``align="left"``) at the reader's left."""
+        size = self.text.fit_size(text, box.w, box.h, fill=fill)
+        surface = self.text.render(text, size, colour, rotation)
+        w, h = surface.get_size()
+        if align == "left":
+            x = box.x if rotation == 0 else box.right - w
+        else:
+            x = box.x + (box.w - w) // 2
+        y = box.y + (box.h - h) // 2
+        item = DrawItem(kind, Box(x, y, w, h), player, index, text=text, rotation=rotation,
+                        style=colour)  # fmt: skip
+        self.add(item, surface)
+
+    def add_block(
+        self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
+        index: int | None = None,
+    ) -> None:  # fmt: skip
+        """Wrapped lines, top to bottom in the reader's frame."""
+        size, lines = self.text.block(text, box)
+        line_h = self.text.font(size).get_linesize()
+        for k, line in enumerate(lines):
+            if not line:
+                continue
+            surface = self.text.render(line, size, colour, rotation)
+            w, h = surface.get_size()
+            local_box = Box(box.x + (box.w - w) // 2, box.y + k * line_h, w, h)
+            rect = local_box if rotation == 0 else local_box.turned(box)
+            item = DrawItem(kind, rect, None, index, text=line, rotation=rotation, style=colour)
+            self.add(item, surface)
+
+    def add_panel(
+        self, kind: str, player: int | None, box: Box, fill: tuple[int, int, int, int],
+        border: Colour | None, *, index: int | None = None,
+    ) -> None:  # fmt: skip
+        """A rounded translucent panel over ``box``, with a ``border`` ring if given."""
+        key = ("panel", box.w, box.h, fill, border)
+        surface = self.shapes.get(key)
+        if surface is None:
+            surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
+            radius = max(4, min(box.w, box.h) // 12)
+            pygame.draw.rect(surface, fill, surface.get_rect(), border_radius=radius)
+            if border is not None:
+                width = max(2, min(box.w, box.h) // 60)
+                pygame.draw.rect(surface, border, surface.get_rect(), width, border_radius=radius)
+            self.shapes[key] = surface
+        style = (*fill, *(border or ()))
+        self.add(DrawItem(kind, box, player, index, style=style), surface)
+
+    def frame_surface(self, box: Box) -> pygame.Surface:
+        """The selection highlight: a thick yellow ring the size of ``box``."""
+        key = ("highlight", box.w, box.h)
+        surface = self.shapes.get(key)
+        if surface is None:
+            surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
+            width = max(2, (box.w - self.geometry.card_w) // 2 + 1)
+            radius = max(3, self.geometry.card_w // 10)
+            pygame.draw.rect(surface, YELLOW, surface.get_rect(), width, border_radius=radius)
+            self.shapes[key] = surface
+        return surface
+
+    def badge(self, text: str, box: Box, rotation: int) -> pygame.Surface:
+        """The STUCK badge: white bold text on a red lozenge."""
+        key = ("badge", text, box.w, box.h, rotation)
+        surface = self.shapes.get(key)
+        if surface is None:
+            surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
+            pygame.draw.rect(surface, STUCK_RED, surface.get_rect(), border_radius=box.h // 3)
+            size = self.text.fit_size(text, box.w * 9 // 10, box.h, fill=0.75)
+            glyphs = self.text.render(text, size, WHITE)
+            surface.blit(glyphs, glyphs.get_rect(center=(box.w // 2, box.h // 2)))
+            if rotation:
+                surface = pygame.transform.rotate(surface, rotation)
+            self.shapes[key] = surface
+        return surface
+
+
+def local(box: Box, x: int, y: int, w: int, h: int, rotation: int) -> Box:
+    """The box at (``x``, ``y``, ``w``, ``h``) inside ``box`` in its reader's frame, on screen."""
+    inner = Box(box.x + x, box.y + y, w, h)
+    return inner if rotation == 0 else inner.turned(box)

@@ -1,0 +1,101 @@
+"""The table: the felt background, and the play screen's items (each player's name, deck,
+slots, selection and STUCK badge and messages; the piles and their counts; the countdown;
+the cards in flight), as the view and the running animations show them.
+
+The attract screen draws this table under its banner (:mod:`cabinet.display.screens`).
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from cabinet.display.animation import AnimationFrame
+from cabinet.display.geometry import TableGeometry
+from cabinet.display.painter import AMBER, GREY, WHITE, YELLOW, DrawItem, Painter
+from cabinet.display.text import Colour
+from cabinet.display.views import TableView
+
+FELT_TOP: Colour = (14, 96, 62)
+FELT_BOTTOM: Colour = (6, 58, 38)
+STRIP: Colour = (12, 16, 14)
+
+
+def paint_background(g: TableGeometry, *, mats: bool) -> pygame.Surface:
+    """Felt, with (``mats``) a darker mat under each player's cards and a lighter one
+    under the piles."""
+    surface = pygame.Surface((g.width, g.height))
+    table = g.table
+    for y in range(table.h):
+        u = y / max(1, table.h - 1)
+        colour = tuple(round(a + (b - a) * u) for a, b in zip(FELT_TOP, FELT_BOTTOM, strict=True))
+        pygame.draw.line(surface, colour, (table.x, table.y + y), (table.right - 1, table.y + y))
+    mat = pygame.Surface((g.width, g.height), pygame.SRCALPHA)
+    pad = max(4, g.card_w // 8)
+    radius = max(6, g.card_w // 6)
+    if mats:
+        for p in g.players:
+            area = p.panel.inflate(pad)
+            pygame.draw.rect(mat, (0, 0, 0, 45), area.as_tuple(), border_radius=radius)
+        piles = g.piles[0].union(g.piles[1]).inflate(pad)
+        pygame.draw.rect(mat, (255, 255, 255, 28), piles.as_tuple(), border_radius=radius)
+        pygame.draw.rect(mat, (255, 255, 255, 60), piles.as_tuple(), 2, border_radius=radius)
+        surface.blit(mat, (0, 0))
+    if g.lights is not None:
+        pygame.draw.rect(surface, STRIP, g.lights.as_tuple())
+    if pygame.display.get_surface() is not None:
+        surface = surface.convert()
+    return surface
+
+
+def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> None:
+    """The table of ``view``, with the cards ``frame`` has in motion (and the slots and
+    piles it keeps showing until they land) and its labels on the message lines."""
+    g = painter.geometry
+    art = painter.art
+    labels = dict(frame.labels)
+    for p, (pg, pv) in enumerate(zip(g.players, view.players, strict=True)):
+        rot = pg.rotation
+        painter.add_text("label", pv.label, pg.label, rot, WHITE, player=p, align="left")
+        deck_surface = (
+            art.back(g.card_w, g.card_h, rot)
+            if pv.deck_size
+            else art.empty(g.card_w, g.card_h, rot)
+        )
+        count = str(pv.deck_size)
+        painter.add(DrawItem("deck", pg.deck, p, text=count, rotation=rot), deck_surface)
+        painter.add_text("deck_count", count, pg.deck_count, rot, GREY, player=p)
+        for s in range(4):
+            if pv.selected == s:
+                box = pg.highlights[s]
+                painter.add(
+                    DrawItem("highlight", box, p, s, rotation=rot), painter.frame_surface(box)
+                )
+            key = (p, s)
+            card = frame.slots[key] if key in frame.slots else pv.layout[s]
+            painter.add_card("slot", p, s, card, pg.slots[s], rot)
+        if pv.stuck:
+            badge = painter.badge(view.stuck_text, pg.stuck, rot)
+            painter.add(DrawItem("stuck", pg.stuck, p, text=view.stuck_text, rotation=rot), badge)
+        message = labels.get(p, pv.warning)
+        if message:
+            painter.add_text("message", message, pg.message, rot, AMBER, player=p)
+    for i in (0, 1):
+        card = frame.piles[i] if i in frame.piles else view.pile_tops[i]
+        painter.add_card("pile", None, i, card, g.piles[i], g.pile_rotations[i])
+        placed = g.pile_counts[i]
+        text = str(view.pile_sizes[i])
+        painter.add_text("pile_count", text, placed.box, placed.rotation, GREY, index=i)
+    if view.countdown:
+        for i, placed in enumerate(g.messages):
+            # As tall as a third of a card at most, however big the box.
+            fill = min(0.75, g.card_h * 0.34 / max(1, placed.box.h))
+            painter.add_text(
+                "countdown", view.countdown, placed.box, placed.rotation, YELLOW, index=i,
+                fill=fill,
+            )  # fmt: skip
+    for sprite in frame.sprites:
+        surface = art.face(sprite.card, g.card_w, g.card_h, sprite.rotation)
+        item = DrawItem(
+            "sprite", sprite.box, sprite.player, card=sprite.card, rotation=sprite.rotation
+        )
+        painter.add(item, surface)

@@ -1,6 +1,7 @@
 """The virtual Pi's verdict: reads what run.sh gathered in RUN and checks it.
 
     python report.py RUN --versions VERSION NEXT_VERSION UPDATED ROLLED_BACK
+    python report.py --screen-matches SCREEN_GRID RENDER_GRID      (exit 0 if it does)
 
 Writes RUN/report.json and prints one line per check; exits 1 if any failed. The checks:
 the presser's (play.json: the game recorded as it ended, the replay, the race); the
@@ -40,7 +41,16 @@ def lit(cells: list[list[int]]) -> float:
     return sum(1 for c in cells if max(c) > LIT_LEVEL) / len(cells)
 
 
+def screen_matches(screen_grid: Path, render_grid: Path) -> bool:
+    """Whether a screenshot's grid shows the moment drawn headless."""
+    screen = json.loads(screen_grid.read_text(encoding="utf-8"))["grid"]
+    drawn = json.loads(render_grid.read_text(encoding="utf-8"))["now"]
+    return matching(screen, drawn) >= MATCH_SHARE
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--screen-matches"]:  # run.sh, while the screen catches up
+        return 0 if screen_matches(Path(sys.argv[2]), Path(sys.argv[3])) else 1
     parser = argparse.ArgumentParser()
     parser.add_argument("run", type=Path)
     parser.add_argument("--versions", nargs=4, required=True)

@@ -163,3 +163,12 @@ def test_no_report_from_the_presser_fails(tmp_path: Path) -> None:
     run = a_run(tmp_path)
     (run / "play.json").write_text("", encoding="utf-8")
     assert failed(verdict(run)) == ["game: the presser finished the game"]
+
+
+def test_screen_matches_says_whether_the_screen_has_caught_up(tmp_path: Path) -> None:
+    run = a_run(tmp_path)
+    matches = [sys.executable, SCRIPTS / "report.py", "--screen-matches"]
+    grids = [run / "screen-grid.json", run / "render-grid.json"]
+    assert subprocess.run([*matches, *grids]).returncode == 0
+    a_run(tmp_path, screen=BLACK_GRID)
+    assert subprocess.run([*matches, *grids]).returncode == 1

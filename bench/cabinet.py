@@ -35,8 +35,10 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
-from cabinet.app import FRAME_NS, AppSettings, CabinetApp, run_frames
+from cabinet.app import FRAME_NS, CabinetApp, run_frames
+from cabinet.app_settings import AppSettings
 from cabinet.flow import FlowSettings, Phase
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from game.bots import level
 from game.cpu_seat import CpuSeat
@@ -94,8 +96,8 @@ class Person:
                 self.pending = [(match.to_abs(e.t_ns), e.button) for e in presses]
         while self.pending and self.pending[0][0] <= now:
             t, button = self.pending.pop(0)
-            self.edges.put(RawEdge((self.player, button), True, t))
-            self.edges.put(RawEdge((self.player, button), False, t + 60_000_000))
+            self.edges.put(RawEdge(Control(self.player, button), True, t))
+            self.edges.put(RawEdge(Control(self.player, button), False, t + 60_000_000))
 
 
 def frame_times(seconds: float) -> dict[str, dict[str, float]]:
@@ -110,8 +112,8 @@ def frame_times(seconds: float) -> dict[str, dict[str, float]]:
     frames = int(seconds * 60)
     for phase in ("attract", "play"):
         if phase == "play":
-            edges.put(RawEdge((0, Button.SLOT1), True, now[0]))
-            edges.put(RawEdge((0, Button.SLOT1), False, now[0] + 50_000_000))
+            edges.put(RawEdge(Control(0, Button.SLOT1), True, now[0]))
+            edges.put(RawEdge(Control(0, Button.SLOT1), False, now[0] + 50_000_000))
         done = 0
         while done < frames:
             now[0] += FRAME_NS
@@ -150,8 +152,8 @@ def live(seconds: float) -> dict[str, object]:
     # thread, as a GPIO callback would, and each press's first visible frame is timed.
     for player in (0, 1):
         t = time.monotonic_ns()
-        edges.put(RawEdge((player, Button.PILE1), True, t))
-        edges.put(RawEdge((player, Button.PILE1), False, t + 40_000_000))
+        edges.put(RawEdge(Control(player, Button.PILE1), True, t))
+        edges.put(RawEdge(Control(player, Button.PILE1), False, t + 40_000_000))
         run_for(0.2)
     run_for(2.0)
     delays: list[float] = []
@@ -165,8 +167,8 @@ def live(seconds: float) -> dict[str, object]:
             slot = (slot + 1) % 4
             t = time.monotonic_ns()
             pending.append((t, slot))
-            edges.put(RawEdge((0, Button.slot(slot)), True, t))
-            edges.put(RawEdge((0, Button.slot(slot)), False, t + 30_000_000))
+            edges.put(RawEdge(Control(0, Button.slot(slot)), True, t))
+            edges.put(RawEdge(Control(0, Button.slot(slot)), False, t + 30_000_000))
 
     def seen(now: int) -> None:
         shown = {(i.player, i.index) for i in app.renderer.display_list if i.kind == "highlight"}

@@ -56,6 +56,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # after choosing the video driver above
 
 from cabinet.inputs.clock import VirtualClock
+from cabinet.inputs.controls import Control
 from cabinet.inputs.debounce import SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from cabinet.inputs.feed import FeedEvent, RefereeFeed
@@ -98,7 +99,7 @@ def simulated_races(n: int, rules: Rules, seed: int) -> dict[str, Any]:
         )
         t = START_NS + 100 * MS
         for p in (0, 1):
-            edges.put(RawEdge((p, Button.SLOT1), True, t))
+            edges.put(RawEdge(Control(p, Button.SLOT1), True, t))
         clock.set(t + 1)
         feed.pump()
         clock.set(t + window + 1)
@@ -113,7 +114,7 @@ def simulated_races(n: int, rules: Rules, seed: int) -> dict[str, Any]:
         events: list[FeedEvent] = []
         for player, at, delivered in sorted(presses, key=lambda p: p[2]):
             clock.set(max(clock(), delivered))
-            edges.put(RawEdge((player, Button.PILE1), True, at))
+            edges.put(RawEdge(Control(player, Button.PILE1), True, at))
             events += feed.pump()
         clock.advance(window + 1)
         events += feed.pump()
@@ -143,13 +144,13 @@ def exact_ties(n: int, tie_rule: TieRule, seed: int) -> list[int]:
     firsts = [0, 0]
     t = START_NS + 100 * MS
     for p in (0, 1):
-        edges.put(RawEdge((p, Button.SLOT1), True, t))
+        edges.put(RawEdge(Control(p, Button.SLOT1), True, t))
     clock.set(t + 1)
     feed.pump()
     for _ in range(n):
         t += 100 * MS
         for p in (0, 1):
-            edges.put(RawEdge((p, Button.PILE1), True, t))
+            edges.put(RawEdge(Control(p, Button.PILE1), True, t))
         clock.set(t + rules.race_window_ns // 2)
         feed.pump()
         clock.set(t + rules.race_window_ns)
@@ -157,7 +158,7 @@ def exact_ties(n: int, tie_rule: TieRule, seed: int) -> list[int]:
             if isinstance(event, Tie):
                 firsts[event.first] += 1
         for p in (0, 1):
-            edges.put(RawEdge((p, Button.PILE1), False, t + 40 * MS))
+            edges.put(RawEdge(Control(p, Button.PILE1), False, t + 40 * MS))
     return firsts
 
 
@@ -185,8 +186,11 @@ def percentiles(values_ns: list[int]) -> dict[str, float]:
 DISPLAY_NICE = -10
 """The display's nice level, as the systemd unit sets it."""
 
-CONTROLS = [(p, b) for p in (0, 1) for b in Button]
-"""The twelve player buttons."""
+CONTROLS = {
+    piles: [Control(p, b) for p in (0, 1) for b in Button if b.is_pile == piles]
+    for piles in (False, True)
+}
+"""The twelve player buttons: each player's slots (``False``) and piles (``True``)."""
 
 HOLD_NS = (15 * MS, 40 * MS)
 """How long a press is held: a quick tap (a finger cannot do much under 15 ms)."""
@@ -226,9 +230,7 @@ def presser(sock: str, edges: int, seed: int, window_ns: int) -> None:
         # a button again.
         piles = rng.random() < 0.5
         free = [
-            c
-            for c in CONTROLS
-            if c not in held and due - last_up.get(c, 0) >= REPRESS_NS and c[1].is_pile == piles
+            c for c in CONTROLS[piles] if c not in held and due - last_up.get(c, 0) >= REPRESS_NS
         ]
         if not free or sent >= edges:
             continue

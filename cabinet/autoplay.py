@@ -15,13 +15,13 @@ import random
 from collections.abc import Callable
 
 from cabinet.flow import Phase
-from cabinet.inputs.controls import PlayerControl
+from cabinet.inputs.controls import Control
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button
 from game.live_match import LiveMatch
 
-PressSink = Callable[[PlayerControl, bool, int], None]
+PressSink = Callable[[Control, bool, int], None]
 """``sink(control, pressed, t_ns)``: a button goes down or up at ``t_ns``."""
 
 HOLD_NS = 60_000_000
@@ -47,7 +47,7 @@ class AutoPlayers:
         self._match: object = None
         self._seats: dict[int, CpuSeat] = {}
         self._seen = 0
-        self._pending: list[tuple[int, PlayerControl, bool]] = []
+        self._pending: list[tuple[int, Control, bool]] = []
         self._joined_at: int | None = None
         self._attract_since: int | None = None
 
@@ -62,7 +62,7 @@ class AutoPlayers:
             if due and self._joined_at is None:
                 self._joined_at = now_ns
                 for player in (0, 1):
-                    self.tap((player, Button.PILE1), now_ns + player * 200_000_000)
+                    self.tap(Control(player, Button.PILE1), now_ns + player * 200_000_000)
         else:
             self._attract_since = None
             self._joined_at = None
@@ -89,14 +89,14 @@ class AutoPlayers:
         t_match = match.to_match(now_ns)
         for player, seat in self._seats.items():
             seat.observe(new, t_match)
-            busy = any(c[0] == player for _, c, _ in self._pending)
+            busy = any(c.player == player for _, c, _ in self._pending)
             if not busy and seat.look_at is not None and seat.look_at <= t_match:
                 presses = seat.look(match.game, t_match)
                 if presses is not None:
                     for edge in presses:
-                        self.tap((player, edge.button), match.to_abs(edge.t_ns))
+                        self.tap(Control(player, edge.button), match.to_abs(edge.t_ns))
 
-    def tap(self, control: PlayerControl, t_ns: int) -> None:
+    def tap(self, control: Control, t_ns: int) -> None:
         """Press ``control`` at ``t_ns`` and let go a moment later."""
         self._pending.append((t_ns, control, True))
         self._pending.append((t_ns + HOLD_NS, control, False))

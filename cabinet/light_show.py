@@ -1,8 +1,8 @@
 """What the indicator lights show, derived from the flow and the game.
 
-:func:`lights_for` is a pure function of what is on screen; the main loop calls it every
-frame and hands the result to the light link, which sends only changes (and heartbeats),
-or to the on-screen strip when no board is connected.
+:func:`lights_for` is a pure function of what is on screen: the table process lights the
+LED board with it, and the display's presenter (:mod:`cabinet.presenter`) calls it every
+frame for the on-screen strip (no board connected).
 
 - STUCK per player: on (red) while that player is stuck (R11).
 - SPIT: flashing through "ready… spit!" (the start, and every countdown when both are
@@ -17,6 +17,7 @@ from collections.abc import Collection
 
 from cabinet.flow import Phase
 from firmware_bridge.lights import AMBER, BLUE, GREEN, RED, WHITE, Colour, Light, LightState
+from game.edges import Button
 from game.table_state import TableState
 
 SPIT_BLINK_MS = 250
@@ -31,12 +32,9 @@ def _scale(colour: Colour, brightness: int) -> Colour:
     )
 
 
-def button_light(player: int, button: str) -> str:
-    """The light's name for ``player`` (0/1)'s ``button`` (``slot1`` … ``pile2``)."""
-    return f"p{player + 1}_{button}"
-
-
-BUTTONS = ("slot1", "slot2", "slot3", "slot4", "pile1", "pile2")
+def button_light(player: int, button: Button) -> str:
+    """The light of ``player`` (0/1)'s ``button``: ``p1_slot1`` … ``p2_pile2``."""
+    return f"p{player + 1}_{button.value}"
 
 
 def lights_for(
@@ -65,11 +63,11 @@ def lights_for(
 
     if phase is Phase.ATTRACT:
         for p in (0, 1):
-            for b in BUTTONS:
+            for b in Button:
                 put(button_light(p, b), Light.pulse(INVITE_PULSE_MS, colour(BLUE)))
     elif phase is Phase.JOIN:
         for p in (0, 1):
-            for b in BUTTONS:
+            for b in Button:
                 light = (
                     Light.on(colour(GREEN))
                     if joined[p]
@@ -77,7 +75,7 @@ def lights_for(
                 )
                 put(button_light(p, b), light)
     elif phase is Phase.GAME_OVER and winner is not None:
-        for b in BUTTONS:
+        for b in Button:
             put(button_light(winner, b), Light.blink(500, colour(AMBER)))
     if countdown:
         put("spit", Light.blink(SPIT_BLINK_MS, colour(GREEN)))
@@ -87,10 +85,10 @@ def lights_for(
                 put(f"stuck{p + 1}", Light.on(colour(RED)))
             for player, slot in hints:
                 if player == p:
-                    put(button_light(p, f"slot{slot + 1}"), Light.on(colour(BLUE)))
+                    put(button_light(p, Button.slot(slot)), Light.on(colour(BLUE)))
             selected = table.selected[p]
             if selected is not None:
-                put(button_light(p, f"slot{selected + 1}"), Light.on(colour(WHITE)))
+                put(button_light(p, Button.slot(selected)), Light.on(colour(WHITE)))
     return LightState.all_off().with_lights(**lights)
 
 

@@ -21,10 +21,12 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from cabinet.app import FRAME_NS, AppSettings, CabinetApp
+from cabinet.app import FRAME_NS, CabinetApp
+from cabinet.app_settings import AppSettings
 from cabinet.autoplay import AutoPlayers
 from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings, Phase
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
@@ -56,8 +58,8 @@ class Shoot:
         )
         self.people = AutoPlayers(self._press, seed=seed, join_after_ns=10**18)
 
-    def _press(self, control: object, pressed: bool, t_ns: int) -> None:
-        self.edges.put(RawEdge(control, pressed, t_ns))  # type: ignore[arg-type]
+    def _press(self, control: Control, pressed: bool, t_ns: int) -> None:
+        self.edges.put(RawEdge(control, pressed, t_ns))
 
     def run(self, seconds: float, until: Callable[[], bool] | None = None) -> None:
         end = self.now + int(seconds * S)
@@ -68,7 +70,7 @@ class Shoot:
 
     def join(self, *players: int) -> None:
         for player in players:
-            self.people.tap((player, Button.PILE1), self.now)
+            self.people.tap(Control(player, Button.PILE1), self.now)
         self.run(0.3)
 
     def save(self, path: Path) -> None:

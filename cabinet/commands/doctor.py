@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import enum
 import os
 import tempfile
 import time
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cabinet.inputs.controls import ALL_CONTROLS, control_name
+from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import BackendUnavailableError, Platform, add_input_argument
@@ -24,18 +25,34 @@ from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
 from game.edges import Edge
 
 
+class Level(enum.Enum):
+    """How a check went."""
+
+    OK = "ok"
+    WARN = "warn"
+    """Works, but not as the cabinet should: the line says what to do."""
+    FAIL = "fail"
+
+    @property
+    def mark(self) -> str:
+        """The line's mark, four characters wide: ``ok  ``, ``warn``, ``FAIL``."""
+        return _MARKS[self]
+
+
+_MARKS = {Level.OK: "ok  ", Level.WARN: "warn", Level.FAIL: "FAIL"}
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One check's result: ``level`` is ok, warn or fail."""
+    """One check's result: how it went (``level``), what was found, and what to do."""
 
     name: str
-    level: str
+    level: Level
     detail: str
     fix: str | None = None
 
     def line(self) -> str:
-        mark = {"ok": "ok  ", "warn": "warn", "fail": "FAIL"}[self.level]
-        text = f"[{mark}] {self.name}: {self.detail}"
+        text = f"[{self.level.mark}] {self.name}: {self.detail}"
         return text + (f"\n       → {self.fix}" if self.fix else "")
 
 
@@ -82,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     for finding in check_input(args):
         print(finding.line(), flush=True)
         findings.append(finding)
-    bad = [f for f in findings if f.level != "ok"]
+    bad = [f for f in findings if f.level is not Level.OK]
     print(
         f"\n{len(findings) - len(bad)} of {len(findings)} checks passed"
         + ("." if not bad else f"; {len(bad)} need attention.")
@@ -100,12 +117,12 @@ def check_wiring(path: Path | None) -> Finding:
     except (WiringError, OSError) as exc:
         return Finding(
             "wiring",
-            "fail",
+            Level.FAIL,
             str(exc),
             "fix the file (docs/wiring.md shows the format), or remove --wiring",
         )
     source = str(path) if path is not None else "the default map"
-    return Finding("wiring", "ok", f"{len(pin_map.assignments)} controls mapped ({source})")
+    return Finding("wiring", Level.OK, f"{len(pin_map.assignments)} controls mapped ({source})")
 
 
 def check_data_dir(path: str | Path | None) -> Finding:
@@ -119,7 +136,7 @@ def check_data_dir(path: str | Path | None) -> Finding:
     except OSError as exc:
         return Finding(
             "data directory",
-            "fail",
+            Level.FAIL,
             f"{directory} is not writable ({exc.strerror})",
             "give the cabinet's user write access, or set SPIT_CABINET_DATA",
         )
@@ -136,13 +153,13 @@ def check_data_dir(path: str | Path | None) -> Finding:
         if result != "ok":
             return Finding(
                 "data directory",
-                "fail",
+                Level.FAIL,
                 f"{database}: {result}",
                 "the cabinet moves a damaged database aside at start and runs "
                 "on defaults; restore settings with spit-cabinet settings import",
             )
         detail += ", database passes its integrity check"
-    return Finding("data directory", "ok", detail)
+    return Finding("data directory", Level.OK, detail)
 
 
 def check_display() -> Finding:
@@ -156,7 +173,7 @@ def check_display() -> Finding:
     except pygame.error as exc:
         return Finding(
             "display",
-            "fail",
+            Level.FAIL,
             f"no display: {exc}",
             "on the Pi console use SDL_VIDEODRIVER=kmsdrm and the video/render "
             "groups (docs/install-pi.md); on a desktop run in its session",
@@ -164,8 +181,8 @@ def check_display() -> Finding:
     finally:
         pygame.display.quit()
     size = f"{sizes[0][0]}x{sizes[0][1]}" if sizes else "unknown size"
-    level = "warn" if driver in ("dummy", "offscreen") else "ok"
-    fix = "nothing will be seen: this driver draws nowhere" if level == "warn" else None
+    level = Level.WARN if driver in ("dummy", "offscreen") else Level.OK
+    fix = "nothing will be seen: this driver draws nowhere" if level is Level.WARN else None
     return Finding("display", level, f"driver {driver}, {size}", fix)
 
 
@@ -183,12 +200,12 @@ def check_sound() -> Finding:
     except pygame.error as exc:
         return Finding(
             "sound",
-            "warn",
+            Level.WARN,
             f"no sound device: {exc}",
             "add the cabinet's user to the audio group, or check HDMI/USB audio; "
             "the cabinet runs silent meanwhile",
         )
-    return Finding("sound", "ok", f"{freq} Hz, {channels} channel(s), driver {driver}")
+    return Finding("sound", Level.OK, f"{freq} Hz, {channels} channel(s), driver {driver}")
 
 
 def check_lights(choice: str) -> Finding:
@@ -199,7 +216,7 @@ def check_lights(choice: str) -> Finding:
     if port is None and find_board() is None:
         return Finding(
             "LED board",
-            "warn",
+            Level.WARN,
             "no board found by its USB id (2E8A:0005)",
             "plug the Pico in, flash it (spit-cabinet firmware flash), or give "
             "its port; the cabinet shows the lights on screen meanwhile",
@@ -213,7 +230,7 @@ def check_lights(choice: str) -> Finding:
     if not health.connected:
         return Finding(
             "LED board",
-            "fail",
+            Level.FAIL,
             f"{health.port or port}: no answer ({health.last_error or 'silent'})",
             "check the USB cable and the dialout group; re-flash the firmware",
         )
@@ -221,9 +238,9 @@ def check_lights(choice: str) -> Finding:
 
     bundled = ".".join(str(n) for n in FIRMWARE_VERSION)
     version = health.firmware_version
-    level = "ok" if version == bundled else "warn"
+    level = Level.OK if version == bundled else Level.WARN
     rtt = f"{health.rtt_ms:.2f} ms" if health.rtt_ms is not None else "unknown"
-    fix = None if level == "ok" else f"flash the bundled {bundled}: spit-cabinet firmware flash"
+    fix = None if level is Level.OK else f"flash the bundled {bundled}: spit-cabinet firmware flash"
     return Finding("LED board", level, f"{health.port}, firmware {version}, round trip {rtt}", fix)
 
 
@@ -240,24 +257,24 @@ def check_realtime() -> Finding:
         )
         granted, words = done.stdout.strip().split("|", 1)
     except (subprocess.SubprocessError, OSError, ValueError) as exc:
-        return Finding("real-time", "warn", f"could not ask: {exc}")
+        return Finding("real-time", Level.WARN, f"could not ask: {exc}")
     from cabinet.table.process import kernel_preemption
 
     model = kernel_preemption()
     if model in ("none", "voluntary"):
         return Finding(
             "real-time",
-            "warn",
+            Level.WARN,
             f"the kernel's preemption is {model!r}: a process inside a system call can hold "
             "a core for a whole tick, and the table's edges wait behind it",
             "add preempt=full to the kernel command line (/boot/firmware/cmdline.txt)",
         )
     if granted == "True":
         kernel = f"; kernel preemption {model}" if model else ""
-        return Finding("real-time", "ok", f"the table process gets {words}{kernel}")
+        return Finding("real-time", Level.OK, f"the table process gets {words}{kernel}")
     return Finding(
         "real-time",
-        "warn",
+        Level.WARN,
         f"the table process runs on {words}: races are still decided by timestamp, but a "
         "busy screen can make edges late",
         "run the cabinet from its systemd unit (LimitRTPRIO=20), or raise the race window",
@@ -277,21 +294,21 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
             return [
                 Finding(
                     "input",
-                    "warn",
+                    Level.WARN,
                     "keyboard: a desktop, not the cabinet's buttons",
                     "on the cabinet use --input gpio",
                 )
             ]
         edges = EdgeQueue()
-        from cabinet.table.hardware import load_pins
+        from cabinet.assembly import button_pins
 
-        backend = open_backend(name, edges, platform=platform, pins=load_pins(args.wiring))
+        backend = open_backend(name, edges, platform=platform, pins=button_pins(args.wiring))
     except (BackendUnavailableError, ValueError) as exc:
-        return [Finding("input", "fail", str(exc), "see docs/input.md")]
+        return [Finding("input", Level.FAIL, str(exc), "see docs/input.md")]
     findings = [
         Finding(
             "input",
-            "ok",
+            Level.OK,
             f"{name} backend, hardware timestamps: "
             f"{'yes' if backend.hardware_timestamps else 'no'}",
         )
@@ -304,7 +321,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
         for raw in edges.take(0.05):
             switch.process(raw)
         for control in ALL_CONTROLS:
-            label = control_name(control)
+            label = control.name
             if isinstance(backend, MockInput):  # no one to press: drive the mock pin
                 t = time.monotonic_ns()
                 backend.press(control, t)
@@ -317,17 +334,19 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
         findings.append(
             Finding(
                 "buttons",
-                "fail",
+                Level.FAIL,
                 f"no press from {', '.join(missing)}",
                 "check those wires (spit-cabinet wiring shows where each goes)",
             )
         )
     else:
-        findings.append(Finding("buttons", "ok", f"all {len(ALL_CONTROLS)} controls answered"))
+        findings.append(Finding("buttons", Level.OK, f"all {len(ALL_CONTROLS)} controls answered"))
     return findings
 
 
-def _wait_for_press(edges: EdgeQueue, switch: SwitchFilter, control: Any, timeout_s: float) -> bool:
+def _wait_for_press(
+    edges: EdgeQueue, switch: SwitchFilter, control: Control, timeout_s: float
+) -> bool:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         for raw in edges.take(0.1):
@@ -335,7 +354,8 @@ def _wait_for_press(edges: EdgeQueue, switch: SwitchFilter, control: Any, timeou
                 if (
                     isinstance(item, Edge)
                     and item.is_press
-                    and (item.player, item.button) == control
+                    and item.player == control.player
+                    and item.button is control.button
                 ):
                     return True
                 if isinstance(item, OperatorEdge) and item.pressed and item.control == control:

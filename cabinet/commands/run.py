@@ -23,18 +23,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cabinet.app import (
-    AppSettings,
-    CabinetApp,
-    LightsOutput,
-    RecordSink,
-    TableLights,
-    run_frames,
-)
+from cabinet.app import CabinetApp, run_frames
+from cabinet.app_settings import AppSettings
 from cabinet.arg_types import float_range
+from cabinet.assembly import board_port, button_pins, door_open_from, lights_output, record_sink
 from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
 from cabinet.display.geometry import Orientation
-from cabinet.flow import GameFinished
 from cabinet.i18n import LANGUAGES
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
@@ -48,7 +42,6 @@ from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, RESOLUTION
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
-from cabinet.table.hardware import load_pins
 from cabinet.table.process import LOG_LEVELS, leave_table_core
 from cabinet.table.remote import RemoteTable
 from game.bots import LEVELS
@@ -193,49 +186,6 @@ def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
     )
 
 
-def door_open_from(table: RemoteTable) -> Any:
-    """The door switch as the table reports it (open when none is wired, or before the
-    table's first report)."""
-
-    def door_open() -> bool:
-        state = table.status.door_open
-        return True if state is None else state
-
-    return door_open
-
-
-class StoredRecords(RecordSink):
-    """Finished and abandoned games go to the books (the database), one transaction each."""
-
-    def __init__(self, store: CabinetStore) -> None:
-        super().__init__()
-        self.store = store
-
-    def add(self, game: GameFinished) -> None:
-        super().add(game)
-        self.store.record_game(game.record, game.summary, game.players, now_ns=time.monotonic_ns())
-
-
-def board_port(choice: str) -> str | None:
-    """The LED board's serial port for the table process: the one named, the board found
-    by its USB id for ``auto``, or ``None`` (``none``, or no board: lights on screen). A
-    named port that does not exist is said, once, and the lights go on screen, as for
-    ``auto`` with no board."""
-    if choice == "none":
-        return None
-    if choice != "auto":
-        if os.name == "posix" and not os.path.exists(choice):
-            log.warning("LED board port %s does not exist: the lights are shown on screen", choice)
-            return None
-        return choice
-    from firmware_bridge.transport import find_board
-
-    port = find_board()
-    if port is None:
-        log.info("no LED board found: the lights are shown on screen")
-    return port
-
-
 def table_args(
     args: argparse.Namespace, backend_name: str, port: str | None, data: Path
 ) -> list[str]:
@@ -332,7 +282,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     keyboard = backend_name == "keyboard"
     backend = None
     try:
-        load_pins(args.wiring)  # the table opens them; a bad map is said here, once
+        button_pins(args.wiring)  # the table opens them; a bad map is said here, once
         if keyboard:  # keys arrive here, stamped at the pump, and go on to the table
             from cabinet.inputs.keyboard import KeyMap
 
@@ -351,7 +301,6 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     port = board_port(args.lights or stored.get(LED_PORT))
     table = RemoteTable(table_args(args, backend_name, port, data))
     leave_table_core()
-    lights = TableLights(lambda: table.status.link) if port is not None else LightsOutput()
 
     def pump_input() -> None:
         if backend is not None:
@@ -362,13 +311,13 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         chosen = args.size or (None if resolution == "auto" else _size(resolution))
         return pygame.display.set_mode(chosen or ((0, 0) if full else WINDOW_SIZE), flags)
 
-    records = StoredRecords(store)
+    records = record_sink(store)
     app = CabinetApp(
         screen,
         edges,
         settings,
         sounds=sounds,
-        lights=lights,
+        lights=lights_output(port, table),
         records=records,
         seed=args.seed,
         pump_input=pump_input,
@@ -379,7 +328,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         settings_overlay=lambda settings: overlay(settings, args),
         door_open=door_open_from(table),
     )
-    cleanup.callback(app.sync_audits)  # before the store closes: it runs first
+    cleanup.callback(app.host.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
 
@@ -400,12 +349,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     if backend is not None:
         cleanup.enter_context(backend)
 
-    def leave_menu() -> None:
-        if app.in_service:
-            assert app.service is not None
-            app.service.leave(time.monotonic_ns())  # saves what the operator changed
-
-    cleanup.callback(leave_menu)
+    cleanup.callback(lambda: app.host.leave(time.monotonic_ns()))  # saves the menu's changes
     cleanup.callback(app.stop)
     app.start()
     started = False

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
+from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.edge_queue import RawEdge
 from game.edges import Edge, EdgeKind
 from game.rules import MS
@@ -84,13 +84,14 @@ class SwitchStatus:
 
     @property
     def name(self) -> str:
-        return control_name(self.control)
+        return self.control.name
 
 
 class _Switch:
     """The filter's state for one control."""
 
     __slots__ = (
+        "button",
         "changed_ns",
         "chatter",
         "control",
@@ -107,7 +108,9 @@ class _Switch:
 
     def __init__(self, control: Control) -> None:
         self.control = control
-        self.player = None if isinstance(control, str) else control
+        self.player = control.player
+        """The player whose button this is; ``None`` for TEST and SERVICE."""
+        self.button = control.button
         self.down = False
         """The debounced level."""
         self.raw_down = False
@@ -263,21 +266,21 @@ class SwitchFilter:
     def _accept(self, s: _Switch, pressed: bool, t: int, out: list[FilterOutput]) -> None:
         s.down = pressed
         s.changed_ns = s.since_ns = t
-        player = s.player
+        player, button = s.player, s.button
         if pressed:
             s.presses += 1
             s.forwarded = True
-            if player is None:
+            if player is None or button is None:
                 out.append(OperatorEdge(s.control, True, t))
             else:
-                out.append(Edge(player[0], player[1], EdgeKind.PRESS, t))
+                out.append(Edge(player, button, EdgeKind.PRESS, t))
             return
         if s.stuck:
             s.stuck = False
             out.append(SwitchFreed(s.control, t))
         if s.forwarded:
             s.forwarded = False
-            if player is None:
+            if player is None or button is None:
                 out.append(OperatorEdge(s.control, False, t))
             else:
-                out.append(Edge(player[0], player[1], EdgeKind.RELEASE, t))
+                out.append(Edge(player, button, EdgeKind.RELEASE, t))

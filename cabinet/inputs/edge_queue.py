@@ -12,7 +12,7 @@ from __future__ import annotations
 import queue
 from dataclasses import dataclass
 
-from cabinet.inputs.controls import Control, control_name
+from cabinet.inputs.controls import Control
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +31,7 @@ class RawEdge:
 
     def __repr__(self) -> str:
         kind = "initial" if self.initial else ("press" if self.pressed else "release")
-        return f"RawEdge({control_name(self.control)} {kind} @{self.t_ns})"
+        return f"RawEdge({self.control.name} {kind} @{self.t_ns})"
 
 
 _WAKE = object()

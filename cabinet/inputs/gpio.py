@@ -29,11 +29,10 @@ from gpiozero import Device, DigitalInputDevice
 
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.clock import Clock, monotonic_clock
-from cabinet.inputs.controls import ALL_CONTROLS, SERVICE, TEST, Control, control_name
+from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
-from game.edges import Button
 from wiring.default import DEFAULT_PIN_MAP
-from wiring.pinmap import Function, PinMap
+from wiring.pinmap import PinMap
 
 
 def pins_from_wiring(pin_map: PinMap) -> dict[Control, int]:
@@ -41,15 +40,9 @@ def pins_from_wiring(pin_map: PinMap) -> dict[Control, int]:
     The door switch is not an input control here: the service menu reads it itself."""
     pins: dict[Control, int] = {}
     for assignment in pin_map.assignments:
-        function = assignment.control.function
-        if function.is_player_button:
-            player = assignment.control.player
-            assert player is not None
-            pins[(player, Button(function.value))] = assignment.bcm
-        elif function is Function.TEST:
-            pins[TEST] = assignment.bcm
-        elif function is Function.SERVICE:
-            pins[SERVICE] = assignment.bcm
+        control = Control.from_wiring(assignment.control)
+        if control is not None:
+            pins[control] = assignment.bcm
     return pins
 
 
@@ -72,7 +65,7 @@ class UnsupportedPinFactoryError(ValueError):
 
 def check_pin_map(pins: Mapping[Control, int]) -> dict[Control, int]:
     """The pin map, checked: every control once, each on its own header GPIO (0 to 27)."""
-    missing = [control_name(c) for c in ALL_CONTROLS if c not in pins]
+    missing = [c.name for c in ALL_CONTROLS if c not in pins]
     if missing:
         raise PinMapError(f"the pin map has no pin for {', '.join(missing)}")
     unknown = [repr(c) for c in pins if c not in ALL_CONTROLS]
@@ -83,12 +76,10 @@ def check_pin_map(pins: Mapping[Control, int]) -> dict[Control, int]:
         bcm = pins[control]
         if isinstance(bcm, bool) or not isinstance(bcm, int) or bcm not in _HEADER_GPIOS:
             raise PinMapError(
-                f"{control_name(control)}: {bcm!r} is not a BCM GPIO of the 40-pin header (0 to 27)"
+                f"{control.name}: {bcm!r} is not a BCM GPIO of the 40-pin header (0 to 27)"
             )
         if bcm in owner:
-            raise PinMapError(
-                f"GPIO{bcm} is given to both {control_name(owner[bcm])} and {control_name(control)}"
-            )
+            raise PinMapError(f"GPIO{bcm} is given to both {owner[bcm].name} and {control.name}")
         owner[bcm] = control
     return {c: pins[c] for c in ALL_CONTROLS}
 

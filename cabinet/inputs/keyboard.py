@@ -30,13 +30,7 @@ import pygame
 
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.clock import Clock, monotonic_clock
-from cabinet.inputs.controls import (
-    ALL_CONTROLS,
-    Control,
-    ControlError,
-    control_name,
-    parse_control,
-)
+from cabinet.inputs.controls import ALL_CONTROLS, Control, ControlError
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 
 DEFAULT_KEYS: dict[str, str] = {
@@ -67,14 +61,14 @@ class KeyMap:
     """Which key is which control: ``{pygame key code: control}``, one key per control."""
 
     def __init__(self, keys: Mapping[int, Control]) -> None:
-        missing = [control_name(c) for c in ALL_CONTROLS if c not in keys.values()]
+        missing = [c.name for c in ALL_CONTROLS if c not in keys.values()]
         if missing:
             raise KeyMapError(f"the key map has no key for {', '.join(missing)}")
         seen: dict[Control, int] = {}
         for key, control in keys.items():
             if control in seen:
                 raise KeyMapError(
-                    f"{control_name(control)} has two keys: {_key_name(seen[control])!r} "
+                    f"{control.name} has two keys: {_key_name(seen[control])!r} "
                     f"and {_key_name(key)!r}"
                 )
             seen[control] = key
@@ -88,10 +82,10 @@ class KeyMap:
         chosen: dict[str, str] = {}
         for control_text, key_name in names.items():
             try:
-                control = parse_control(control_text)
+                control = Control.parse(control_text)
             except ControlError as exc:
                 raise KeyMapError(str(exc)) from None
-            chosen[control_name(control)] = key_name
+            chosen[control.name] = key_name
         taken = {_key_code(k, c) for c, k in chosen.items()}
         merged = dict(chosen)
         for control_text, key_name in DEFAULT_KEYS.items():
@@ -102,10 +96,9 @@ class KeyMap:
             code = _key_code(key_name, control_text)
             if code in keys:
                 raise KeyMapError(
-                    f"key {key_name!r} is given to both {control_name(keys[code])} and "
-                    f"{control_text}"
+                    f"key {key_name!r} is given to both {keys[code].name} and {control_text}"
                 )
-            keys[code] = parse_control(control_text)
+            keys[code] = Control.parse(control_text)
         return cls(keys)
 
     def control(self, key: int) -> Control | None:
@@ -116,7 +109,7 @@ class KeyMap:
         """``{control name: key name}`` in :data:`ALL_CONTROLS` order (for the docs and
         the service menu)."""
         by_control = {c: k for k, c in self._by_key.items()}
-        return {control_name(c): _key_name(by_control[c]) for c in ALL_CONTROLS}
+        return {c.name: _key_name(by_control[c]) for c in ALL_CONTROLS}
 
 
 def _key_code(key_name: str, control_text: str) -> int:

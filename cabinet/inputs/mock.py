@@ -22,7 +22,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin, PinState
 
 from cabinet.inputs.clock import Clock, VirtualClock, monotonic_clock
-from cabinet.inputs.controls import Control, control_name
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, RefereeFeed
 from cabinet.inputs.gpio import GpioInput
@@ -146,7 +146,7 @@ class ScheduledEdge:
     def __post_init__(self) -> None:
         if self.delivered_ns < self.t_ns:
             raise ValueError(
-                f"{control_name(self.control)}: delivered at {self.delivered_ns} ns, "
+                f"{self.control.name}: delivered at {self.delivered_ns} ns, "
                 f"before it happened at {self.t_ns} ns"
             )
 

@@ -9,7 +9,7 @@ carries (:meth:`~cabinet.inputs.mock.MockInput.press`), on its own thread, exact
 lgpio hands the kernel's timestamp to the pin's change handler.
 
 A datagram is one line of ASCII: ``<control> <1|0> <t_ns>``, e.g. ``p1.pile1 1
-1234567890``: control name as in :func:`~cabinet.inputs.controls.control_name`, ``1``
+1234567890``: control name as in :attr:`~cabinet.inputs.controls.Control.name`, ``1``
 for a press and ``0`` for a release, and the edge's time in ns on CLOCK_MONOTONIC.
 :class:`PressSender` writes them. A malformed datagram is counted and dropped.
 """
@@ -24,7 +24,7 @@ import threading
 from pathlib import Path
 from typing import Protocol
 
-from cabinet.inputs.controls import Control, ControlError, control_name, parse_control
+from cabinet.inputs.controls import Control, ControlError
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class TimedPresser(Protocol):
 
 def encode_press(control: Control, pressed: bool, t_ns: int) -> bytes:
     """One datagram: ``control`` goes down (``pressed``) or up at ``t_ns``."""
-    return f"{control_name(control)} {int(pressed)} {int(t_ns)}".encode("ascii")
+    return f"{control.name} {int(pressed)} {int(t_ns)}".encode("ascii")
 
 
 def decode_press(data: bytes) -> tuple[Control, bool, int]:
@@ -51,7 +51,7 @@ def decode_press(data: bytes) -> tuple[Control, bool, int]:
     if level not in ("0", "1") or not t.isdigit() or len(t) > 20:
         raise ValueError(f"not a press datagram: {data[:40]!r}")
     try:
-        control = parse_control(name)
+        control = Control.parse(name)
     except ControlError as exc:
         raise ValueError(str(exc)) from None
     return control, level == "1", int(t)

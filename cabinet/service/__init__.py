@@ -1,8 +1,9 @@
 """The operator's service menu: settings, tests, bookkeeping, last games, factory reset.
 
-TEST opens it from anywhere (:meth:`cabinet.app.CabinetApp.open_service`); the menu is a
-stack of pages driven by :class:`.keys.MenuKey` presses, each page describing what is on
-screen as a :class:`.screen.MenuScreen` that :class:`.draw.MenuRenderer` paints. See
+TEST opens it from anywhere (:meth:`cabinet.app.CabinetApp.open_service`; its host in the
+display process is :class:`cabinet.service_host.ServiceHost`); the menu is a stack of pages
+driven by :class:`.keys.MenuKey` presses, each page describing what is on screen as a
+:class:`.screen.MenuScreen` that :class:`.draw.MenuRenderer` paints. See
 ``docs/service-menu.md``.
 
 Imports go one way, with no circle (``tests/test_layers.py`` checks): :mod:`.kit` (the

@@ -13,9 +13,9 @@ MS = 1_000_000
 
 def control_label(tr: Translator, control: Control) -> str:
     """``Player 1 · Slot 1``; TEST and SERVICE as printed on their buttons."""
-    if isinstance(control, str):
-        return control.upper()
-    player, button = control
+    player, button = control.player, control.button
+    if player is None or button is None:
+        return control.name.upper()
     return f"{tr.t('play.player', player=player + 1)} · {button_label(tr, button)}"
 
 

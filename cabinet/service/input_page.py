@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
 from cabinet.inputs.feed import FeedEvent, PlayerPress
+from cabinet.light_show import button_light
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey
 from cabinet.service.kit import Menu, Page
@@ -38,7 +39,7 @@ class InputTestPage(Page):
 
     def feed(self, menu: Menu, item: FeedEvent, now_ns: int) -> None:
         if isinstance(item, PlayerPress):
-            self.last_press[(item.player, item.edge.button)] = item.edge.t_ns
+            self.last_press[Control(item.player, item.edge.button)] = item.edge.t_ns
         elif isinstance(item, OperatorEdge) and item.pressed:
             self.last_press[item.control] = item.t_ns
         elif isinstance(item, SwitchStuck):
@@ -92,9 +93,9 @@ class InputTestPage(Page):
     def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         lit = {}
         for s in menu.context.switches():
-            if s.down and not isinstance(s.control, str):
-                player, button = s.control
-                lit[f"p{player + 1}_{button.value}"] = Light.on(WHITE)
+            player, button = s.control.player, s.control.button
+            if s.down and player is not None and button is not None:
+                lit[button_light(player, button)] = Light.on(WHITE)
         return LightState.all_off().with_lights(**lit)
 
 

@@ -1,9 +1,10 @@
-"""The service menu as the main loop sees it: open, take presses, show a page, close.
+"""The service menu as its host sees it: open, take presses, show a page, close.
 
 :class:`ServiceMenu` holds the page stack. Opening it (:meth:`open`) puts the PIN page
 first when the operator set a PIN; leaving the first page closes the menu and calls
-``on_leave(now_ns)``, where the main loop saves and applies the settings. The menu reads
-no clock: every call carries ``now_ns`` (CLOCK_MONOTONIC ns).
+``on_leave(now_ns)``, where its host (:mod:`cabinet.service_host`) saves the settings and
+the main loop applies them. The menu reads no clock: every call carries ``now_ns``
+(CLOCK_MONOTONIC ns).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from cabinet.i18n import Translator
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
+from cabinet.light_show import button_light
 from cabinet.service.context import ServiceContext
 from cabinet.service.effects import NEXT_START
 from cabinet.service.keys import MenuKey, menu_key
@@ -26,6 +28,7 @@ from cabinet.service.screen import MenuScreen
 from cabinet.storage.setting_table import LANGUAGE, OPERATOR_PIN
 from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import AMBER, GREEN, RED, WHITE, Light, LightState
+from game.edges import Button
 
 log = logging.getLogger("cabinet.service")
 
@@ -35,9 +38,9 @@ SERVICE_PULSE_MS = 2000
 def service_lights() -> LightState:
     """The lights while the menu is open: player 1's buttons lit (they drive the menu),
     SPIT pulsing amber (the cabinet is in service), the rest off."""
-    lit = {f"p1_{b}": Light.on(WHITE) for b in ("slot1", "slot2", "slot3", "slot4")}
-    lit["p1_pile1"] = Light.on(GREEN)
-    lit["p1_pile2"] = Light.on(RED)
+    lit = {button_light(0, Button.slot(i)): Light.on(WHITE) for i in range(4)}
+    lit[button_light(0, Button.PILE1)] = Light.on(GREEN)
+    lit[button_light(0, Button.PILE2)] = Light.on(RED)
     lit["spit"] = Light.pulse(SERVICE_PULSE_MS, AMBER)
     return LightState.all_off().with_lights(**lit)
 
@@ -115,7 +118,7 @@ class ServiceMenu:
         self.stack[-1] = page
 
     def leave(self, now_ns: int) -> None:
-        """Close the menu: the main loop saves and applies the settings."""
+        """Close the menu: its host saves the settings, the main loop applies them."""
         if not self.stack:
             return
         self.stack = []

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cabinet.i18n import LANGUAGE_NAMES, Translator
-from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
+from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.inputs.feed import FeedEvent
 from cabinet.service.effects import NEXT_START
@@ -215,7 +215,7 @@ class KeyMapPage(ListPage):
         rows = [
             Item(
                 control_label(tr, c),
-                names[control_name(c)],
+                names[c.name],
                 select=self._listen(c),
             )
             for c in ALL_CONTROLS
@@ -244,7 +244,7 @@ class KeyMapPage(ListPage):
             return
         self.listening = None
         overrides = dict(menu.store.settings.get(self.setting))
-        overrides[control_name(control)] = pygame.key.name(code)
+        overrides[control.name] = pygame.key.name(code)
         try:
             menu.store.settings.set(self.setting, overrides)
         except SettingValueError:

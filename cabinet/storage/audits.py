@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-from cabinet.inputs.controls import ALL_CONTROLS, Control, control_name
+from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.storage.database import Database, WallClock
 from cabinet.storage.problems import ProblemKind, StorageProblem
 from game.events import Termination
@@ -169,7 +169,7 @@ class ButtonCounts:
         return isinstance(other, ButtonCounts) and self._counts == other._counts
 
     def __repr__(self) -> str:
-        nonzero = {control_name(c): n for c, n in self._counts.items() if n}
+        nonzero = {c.name: n for c, n in self._counts.items() if n}
         return f"ButtonCounts({nonzero!r})"
 
 
@@ -363,7 +363,7 @@ def _flatten(counts: Counts) -> dict[str, int]:
         value = getattr(counts, f.name)
         if isinstance(value, ButtonCounts):
             for control, n in value.items():
-                out[f"{f.name}.{control_name(control)}"] = n
+                out[f"{f.name}.{control.name}"] = n
         else:
             out[f.name] = value
     return out
@@ -374,7 +374,7 @@ def _assign(counts: Counts, values: Mapping[str, int]) -> None:
         value = getattr(counts, f.name)
         if isinstance(value, ButtonCounts):
             for control in ALL_CONTROLS:
-                key = f"{f.name}.{control_name(control)}"
+                key = f"{f.name}.{control.name}"
                 if key in values:
                     value._counts[control] = values[key]
         elif f.name in values:

@@ -326,11 +326,11 @@ class KeyMapOverrides(Setting[Mapping[str, str]]):
         # Key names are checked against SDL's table, so pygame is loaded here (not before
         # it is needed); its greeting would otherwise land in a command's output.
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        from cabinet.inputs.controls import ControlError, control_name, parse_control
+        from cabinet.inputs.controls import Control, ControlError
         from cabinet.inputs.keyboard import KeyMap, KeyMapError
 
         try:
-            canonical = {control_name(parse_control(k)): v for k, v in value.items()}
+            canonical = {Control.parse(k).name: v for k, v in value.items()}
             KeyMap.from_names(canonical)
         except (ControlError, KeyMapError) as exc:
             raise SettingValueError(self.name, f"{self.allowed()} ({exc})", dict(value)) from None

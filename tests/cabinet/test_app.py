@@ -16,12 +16,15 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from cabinet.app import AppSettings, CabinetApp, LightsOutput, RecordSink
+from cabinet.app import CabinetApp
+from cabinet.app_settings import AppSettings
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.clock import VirtualClock
-from cabinet.inputs.controls import control_name
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.keyboard import KeyboardInput, KeyMap
+from cabinet.lights_output import LightsOutput
+from cabinet.records import RecordSink
 from cabinet.sound import SoundBoard
 from firmware_bridge.lights import Mode
 from game.edges import Button
@@ -81,7 +84,7 @@ class Players:
         self.keys = {k: pygame.key.key_code(v) for k, v in names.items()}
 
     def key(self, player: int, button: Button) -> int:
-        return self.keys[control_name((player, button))]
+        return self.keys[Control(player, button).name]
 
     def tap(self, key: int, clock: VirtualClock) -> None:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode=""))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cabinet.cli import main
-from cabinet.commands.doctor import check_data_dir, check_lights, check_wiring
+from cabinet.commands.doctor import Level, check_data_dir, check_lights, check_wiring
 from firmware_bridge.sim import Config, Simulator
 
 
@@ -53,7 +53,7 @@ def test_a_bad_wiring_file_fails_with_its_line(tmp_path: Path) -> None:
     bad = tmp_path / "wiring.toml"
     bad.write_text("[player1]\nslot1 = 99\n")
     finding = check_wiring(bad)
-    assert finding.level == "fail"
+    assert finding.level is Level.FAIL
     assert "line 2" in finding.detail and "docs/wiring.md" in (finding.fix or "")
 
 
@@ -68,18 +68,18 @@ def test_an_unwritable_data_dir_fails(tmp_path: Path) -> None:
         finding = check_data_dir(locked)
     finally:
         (tmp_path / "locked").chmod(0o700)
-    assert finding.level == "fail"
+    assert finding.level is Level.FAIL
     assert "SPIT_CABINET_DATA" in (finding.fix or "")
 
 
 def test_a_corrupt_database_is_reported(tmp_path: Path) -> None:
     (tmp_path / "cabinet.sqlite3").write_bytes(b"this is not a database" * 100)
     finding = check_data_dir(tmp_path)
-    assert finding.level == "fail"
+    assert finding.level is Level.FAIL
     assert "moves a damaged database aside" in (finding.fix or "")
 
 
 def test_the_led_board_is_found_and_its_firmware_compared(board: Simulator) -> None:
     finding = check_lights(board.port)
-    assert finding.level == "ok", finding.line()
+    assert finding.level is Level.OK, finding.line()
     assert "firmware 1.0.0" in finding.detail and "round trip" in finding.detail

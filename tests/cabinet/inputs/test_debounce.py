@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cabinet.inputs.clock import VirtualClock
-from cabinet.inputs.controls import SERVICE, TEST
+from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.debounce import (
     FilterSettingsError,
     OperatorEdge,
@@ -25,8 +25,8 @@ from game.edges import Button, Edge, EdgeKind
 
 from .conftest import RACE_DECKS, START_NS, make_feed, ms, referee_for
 
-SLOT = (0, Button.SLOT1)
-PILE = (1, Button.PILE2)
+SLOT = Control(0, Button.SLOT1)
+PILE = Control(1, Button.PILE2)
 DEBOUNCE = ms(5)
 
 
@@ -73,7 +73,7 @@ def test_chatter_never_moves_a_press_timestamp(case: tuple[int, list[int], int, 
         mock.bounce(SLOT, [t_release, *release_bounces], pressed_first=False)
         clock.set(max([t_release, *release_bounces]) + DEBOUNCE)
         feed.pump()
-        logged = [e for e in referee.stats.edge_log if (e.player, e.button) == SLOT]
+        logged = [e for e in referee.stats.edge_log if Control(e.player, e.button) == SLOT]
         assert [(e.edge, e.t_ns) for e in logged] == [
             (EdgeKind.PRESS, t0 - START_NS),
             (EdgeKind.RELEASE, t_release - START_NS),

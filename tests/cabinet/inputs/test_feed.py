@@ -10,6 +10,7 @@ import time
 import pytest
 
 from cabinet.inputs.clock import VirtualClock
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from cabinet.inputs.feed import FeedEvent, PlayerPress, RefereeFeed, RefereeThread
 from cabinet.inputs.mock import MockInput
@@ -24,7 +25,7 @@ def test_edges_reach_the_referee_in_match_time_stamped_at_the_pump(
 ) -> None:
     referee = referee_for(RACE_DECKS)
     feed = make_feed(mock, clock, referee)
-    mock.press((1, Button.SLOT2), START_NS + ms(10))
+    mock.press(Control(1, Button.SLOT2), START_NS + ms(10))
     clock.set(START_NS + ms(11))
     events = feed.pump()
     assert referee.stats.edge_log == [
@@ -45,7 +46,7 @@ def test_an_edge_stamped_after_the_clock_reading_is_applied_at_the_reading() -> 
     edges = EdgeQueue()
     referee = referee_for(RACE_DECKS)
     feed = RefereeFeed(referee, edges, clock=clock, origin_ns=START_NS)
-    edges.put(RawEdge((0, Button.SLOT1), True, START_NS + ms(5)))  # from the future
+    edges.put(RawEdge(Control(0, Button.SLOT1), True, START_NS + ms(5)))  # from the future
     clock.set(START_NS + ms(1))
     feed.pump()
     assert feed.stats.future_edges == 1
@@ -79,13 +80,13 @@ def test_the_referee_thread_decides_a_race_from_real_time_edges() -> None:
     thread.start()
     try:
         now = time.monotonic_ns()
-        mock.press((0, Button.SLOT1), now)
-        mock.press((1, Button.SLOT1), now)
+        mock.press(Control(0, Button.SLOT1), now)
+        mock.press(Control(1, Button.SLOT1), now)
         wait_for(thread.outbox, Selected)
         t = time.monotonic_ns()
         # player 2 pressed 1 µs earlier, but software hands over player 1's press first
-        mock.press((0, Button.PILE1), t + 1_000)
-        mock.press((1, Button.PILE1), t)
+        mock.press(Control(0, Button.PILE1), t + 1_000)
+        mock.press(Control(1, Button.PILE1), t)
         events = wait_for(thread.outbox, Rejected)
     finally:
         thread.stop()

@@ -41,10 +41,10 @@ def test_pin_map_errors_name_the_control() -> None:
     del pins[SERVICE]
     with pytest.raises(PinMapError, match="no pin for service"):
         check_pin_map(pins)
-    pins = dict(DEFAULT_PINS) | {TEST: DEFAULT_PINS[(0, Button.SLOT1)]}
+    pins = dict(DEFAULT_PINS) | {TEST: DEFAULT_PINS[Control(0, Button.SLOT1)]}
     with pytest.raises(PinMapError, match=re.escape("GPIO17 is given to both p1.slot1 and test")):
         check_pin_map(pins)
-    pins = dict(DEFAULT_PINS) | {(1, Button.PILE2): 40}
+    pins = dict(DEFAULT_PINS) | {Control(1, Button.PILE2): 40}
     with pytest.raises(PinMapError, match=re.escape("p2.pile2: 40 is not a BCM GPIO")):
         check_pin_map(pins)
 
@@ -60,11 +60,11 @@ def test_an_edge_carries_the_pins_timestamp_not_the_callback_time(
     edges.take()
     # The edge happened 1 s before the clock the backend holds: the callback runs now,
     # yet the edge must say when it happened.
-    mock.press((0, Button.PILE1), START_NS - 10**9 + 7)
-    mock.release((0, Button.PILE1), START_NS - 10**9 + 50_000_007)
+    mock.press(Control(0, Button.PILE1), START_NS - 10**9 + 7)
+    mock.release(Control(0, Button.PILE1), START_NS - 10**9 + 50_000_007)
     assert edges.take() == [
-        RawEdge((0, Button.PILE1), True, START_NS - 10**9 + 7),
-        RawEdge((0, Button.PILE1), False, START_NS - 10**9 + 50_000_007),
+        RawEdge(Control(0, Button.PILE1), True, START_NS - 10**9 + 7),
+        RawEdge(Control(0, Button.PILE1), False, START_NS - 10**9 + 50_000_007),
     ]
     assert mock.hardware_timestamps
 
@@ -76,10 +76,10 @@ def test_gpiozeros_own_mock_pins_are_stamped_on_the_monotonic_clock() -> None:
     try:
         edges.take()
         before = time.monotonic_ns()
-        backend.devices[(1, Button.SLOT3)].pin.drive_low()
+        backend.devices[Control(1, Button.SLOT3)].pin.drive_low()
         after = time.monotonic_ns()
         (edge,) = edges.take()
-        assert edge.control == (1, Button.SLOT3) and edge.pressed
+        assert edge.control == Control(1, Button.SLOT3) and edge.pressed
         assert before - 1_000 <= edge.t_ns <= after + 1_000  # float seconds: ±1 µs
     finally:
         backend.close()
@@ -92,7 +92,7 @@ def test_opening_reports_every_controls_level_and_uses_bounce_time_none(
     assert len(initial) == 14
     assert all(e.initial and not e.pressed and e.t_ns == START_NS for e in initial)
     assert all(device.pin.bounce is None for device in mock.devices.values())
-    assert mock.pin((0, Button.SLOT1)).pull == "up"
+    assert mock.pin(Control(0, Button.SLOT1)).pull == "up"
 
 
 def test_the_pigpio_factory_is_refused() -> None:
@@ -107,12 +107,12 @@ def test_the_pigpio_factory_is_refused() -> None:
 
 def test_a_custom_pin_map_moves_the_buttons(edges: EdgeQueue, clock: VirtualClock) -> None:
     # GPIO4 and GPIO21 are the two the default map leaves free.
-    pins = dict(DEFAULT_PINS) | {(0, Button.SLOT1): 4, (1, Button.PILE1): 21}
+    pins = dict(DEFAULT_PINS) | {Control(0, Button.SLOT1): 4, Control(1, Button.PILE1): 21}
     backend = MockInput(edges, pins=pins, clock=clock)
     backend.open()
     try:
-        assert backend.pin((0, Button.SLOT1)).info.name == "GPIO4"
-        assert backend.pin((1, Button.PILE1)).info.name == "GPIO21"
+        assert backend.pin(Control(0, Button.SLOT1)).info.name == "GPIO4"
+        assert backend.pin(Control(1, Button.PILE1)).info.name == "GPIO21"
     finally:
         backend.close()
 
@@ -130,10 +130,10 @@ def test_the_gesture_slot_then_pile_through_mock_pins(mock: MockInput, clock: Vi
     feed = make_feed(mock, clock, referee)
     t = START_NS + ms(100)
     staged = [
-        *tap((0, Button.PILE1), t),  # a pile press with nothing selected does nothing
-        *tap((0, Button.SLOT4), t + ms(100)),  # slot 4 selected,
-        *tap((0, Button.SLOT1), t + ms(200)),  # then slot 1 instead,
-        *tap((0, Button.PILE1), t + ms(300)),  # then pile 1: slot 1's card is played
+        *tap(Control(0, Button.PILE1), t),  # a pile press with nothing selected does nothing
+        *tap(Control(0, Button.SLOT4), t + ms(100)),  # slot 4 selected,
+        *tap(Control(0, Button.SLOT1), t + ms(200)),  # then slot 1 instead,
+        *tap(Control(0, Button.PILE1), t + ms(300)),  # then pile 1: slot 1's card is played
     ]
     events = play_out(mock, feed, clock, staged)
     clock.advance(referee.window_ns)

@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from cabinet.inputs.clock import VirtualClock
-from cabinet.inputs.controls import SERVICE, TEST
+from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from cabinet.inputs.keyboard import DEFAULT_KEYS, KeyboardInput, KeyMap, KeyMapError
 from game.edges import Button
@@ -48,14 +48,14 @@ def test_key_events_become_edges_stamped_at_the_pump_in_queue_order(
     clock.set(START_NS + 5_000_000)
     keyboard.pump()
     assert keyboard.edges.take() == [
-        RawEdge((1, Button.SLOT1), True, START_NS + 5_000_000 - 2),
-        RawEdge((0, Button.PILE1), True, START_NS + 5_000_000 - 1),
+        RawEdge(Control(1, Button.SLOT1), True, START_NS + 5_000_000 - 2),
+        RawEdge(Control(0, Button.PILE1), True, START_NS + 5_000_000 - 1),
         RawEdge(TEST, True, START_NS + 5_000_000),
     ]
     post(pygame.KEYUP, pygame.K_j)
     clock.advance(1_000_000)
     keyboard.pump()
-    assert keyboard.edges.take() == [RawEdge((1, Button.SLOT1), False, START_NS + 6_000_000)]
+    assert keyboard.edges.take() == [RawEdge(Control(1, Button.SLOT1), False, START_NS + 6_000_000)]
 
 
 def test_repeats_and_unmapped_keys_are_ignored_and_other_events_stay_queued(
@@ -68,7 +68,7 @@ def test_repeats_and_unmapped_keys_are_ignored_and_other_events_stay_queued(
     pygame.event.post(pygame.event.Event(pygame.USEREVENT, what="frame"))
     keyboard.pump()
     edges = keyboard.edges.take()
-    assert [(e.control, e.pressed) for e in edges] == [((0, Button.SLOT1), True)]
+    assert [(e.control, e.pressed) for e in edges] == [(Control(0, Button.SLOT1), True)]
     left = pygame.event.get()
     assert [e.type for e in left] == [pygame.USEREVENT]
 
@@ -81,10 +81,10 @@ def test_the_default_key_map_covers_all_fourteen_controls(display: None) -> None
 
 def test_remapping_moves_a_control_and_keeps_the_rest(display: None) -> None:
     keymap = KeyMap.from_names({"p1.pile1": "left shift", "service": "f3"})
-    assert keymap.control(pygame.K_LSHIFT) == (0, Button.PILE1)
+    assert keymap.control(pygame.K_LSHIFT) == Control(0, Button.PILE1)
     assert keymap.control(pygame.K_w) is None
     assert keymap.control(pygame.K_F3) == SERVICE
-    assert keymap.control(pygame.K_a) == (0, Button.SLOT1)
+    assert keymap.control(pygame.K_a) == Control(0, Button.SLOT1)
 
 
 def test_remapping_onto_another_controls_key_hands_that_control_no_key(display: None) -> None:

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cabinet.inputs.clock import VirtualClock
+from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent
 from cabinet.inputs.mock import MockInput, ScheduledEdge, play_out, simultaneous_presses
@@ -17,8 +18,8 @@ from game.rules import Rules, TieRule
 
 from .conftest import RACE_DECKS, START_NS, TIE_DECKS, make_feed, ms, referee_for
 
-P1_SLOT1, P1_PILE1 = (0, Button.SLOT1), (0, Button.PILE1)
-P2_SLOT1, P2_PILE1 = (1, Button.SLOT1), (1, Button.PILE1)
+P1_SLOT1, P1_PILE1 = Control(0, Button.SLOT1), Control(0, Button.PILE1)
+P2_SLOT1, P2_PILE1 = Control(1, Button.SLOT1), Control(1, Button.PILE1)
 
 
 def decided_plays(events: list[FeedEvent]) -> tuple[Played, Rejected]:

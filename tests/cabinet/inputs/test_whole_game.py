@@ -9,6 +9,7 @@ import random
 import pytest
 
 from cabinet.inputs.clock import VirtualClock
+from cabinet.inputs.controls import Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
 from cabinet.inputs.feed import FeedEvent
 from cabinet.inputs.mock import MockInput, ScheduledEdge, play_out
@@ -22,7 +23,7 @@ from .conftest import START_NS, make_feed, ms
 
 
 def press_and_release(
-    control: tuple[int, Button], t_ns: int, window_ns: int, rng: random.Random
+    control: Control, t_ns: int, window_ns: int, rng: random.Random
 ) -> list[ScheduledEdge]:
     """A 30 to 80 ms press, each edge delivered up to 90 % of the window late."""
     up = t_ns + ms(rng.uniform(30, 80))
@@ -58,8 +59,10 @@ def test_a_whole_game_through_mock_pins(
                 continue
             slot, pile = rng.choice(plays)
             at = t + ms(rng.uniform(0, 30))
-            staged += press_and_release((player, Button.slot(slot)), at, window, rng)
-            staged += press_and_release((player, Button.pile(pile)), at + ms(100), window, rng)
+            staged += press_and_release(Control(player, Button.slot(slot)), at, window, rng)
+            staged += press_and_release(
+                Control(player, Button.pile(pile)), at + ms(100), window, rng
+            )
         if staged:
             events += play_out(mock, feed, clock, staged)
         else:  # both stuck: wait for the spit

@@ -18,13 +18,15 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from cabinet.app import AppSettings, CabinetApp, LightsOutput
-from cabinet.commands.run import StoredRecords
+from cabinet.app import CabinetApp
+from cabinet.app_settings import AppSettings
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.keyboard import KeyboardInput, default_keymap
 from cabinet.inputs.mock import MockInput
+from cabinet.lights_output import LightsOutput
+from cabinet.records import StoredRecords
 from cabinet.service.screen import MenuScreen
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
@@ -124,7 +126,7 @@ class Cabinet:
         self.tap(SERVICE)
 
     def p1(self, button: Button) -> None:
-        self.tap((0, button))
+        self.tap(Control(0, button))
 
     @property
     def shown(self) -> MenuScreen:

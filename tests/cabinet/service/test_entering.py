@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from cabinet.flow import Phase
+from cabinet.inputs.controls import Control
 from cabinet.storage.audits import Seat
 from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore
@@ -21,7 +22,7 @@ from tests.cabinet.service.conftest import Cabinet
 def test_entering_from_a_running_game_records_it_abandoned(cabinet: Cabinet) -> None:
     cab = cabinet
     cab.p1(Button.SLOT1)  # player 1 joins
-    cab.tap((1, Button.PILE2))  # player 2 joins
+    cab.tap(Control(1, Button.PILE2))  # player 2 joins
     cab.frames(2)
     assert cab.app.flow.phase is Phase.PLAY
     match = cab.app.flow.match
@@ -41,7 +42,7 @@ def test_entering_from_a_running_game_records_it_abandoned(cabinet: Cabinet) -> 
     assert cab.lights.state["spit"].mode is Mode.PULSE
     assert cab.lights.state["p2_slot1"].mode is Mode.OFF
     # player 2's buttons do nothing in the menu; no game starts
-    cab.tap((1, Button.SLOT1))
+    cab.tap(Control(1, Button.SLOT1))
     assert cab.app.in_service and cab.shown.title == "Service menu"
     cab.choose("Save and exit")
     assert cab.app.flow.phase is Phase.ATTRACT

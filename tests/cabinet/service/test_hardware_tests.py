@@ -7,6 +7,7 @@ from __future__ import annotations
 import pygame
 
 from cabinet.i18n import font_path
+from cabinet.inputs.controls import Control
 from cabinet.service.draw import BARS, MenuRenderer
 from cabinet.service.screen import MenuScreen, Row
 from firmware_bridge.lights import LIGHT_NAMES, Mode
@@ -34,7 +35,7 @@ def test_input_test_counts_presses_and_chatter_live(mock_cabinet: Cabinet) -> No
     t = cab.clock()
     # player 2's slot 3 bounces: press, 3 bounce edges within the debounce time
     cab.mock.bounce(
-        (1, Button.SLOT3),
+        Control(1, Button.SLOT3),
         [t + 100 * US, t + 300 * US, t + 500 * US, t + 700 * US, t + 900 * US],
         pressed_first=True,
     )
@@ -45,9 +46,9 @@ def test_input_test_counts_presses_and_chatter_live(mock_cabinet: Cabinet) -> No
     cab.p1(Button.SLOT1)  # player 1's buttons are under test too: no navigation
     assert cab.shown.title == "Input test"
     assert row(cab, "Player 1 · Slot 1").value.startswith("1 press")
-    cab.mock.release((1, Button.SLOT3), cab.clock())
+    cab.mock.release(Control(1, Button.SLOT3), cab.clock())
     cab.frames(11)
-    cab.mock.press((0, Button.PILE2), cab.clock())
+    cab.mock.press(Control(0, Button.PILE2), cab.clock())
     cab.frames(11)  # held for 11 s: stuck
     assert row(cab, "Player 1 · Pile 2").value.startswith("STUCK")
     assert row(cab, "Player 1 · Pile 2").tone == "warn"
@@ -55,12 +56,12 @@ def test_input_test_counts_presses_and_chatter_live(mock_cabinet: Cabinet) -> No
     assert row(cab, "Player 2 · Slot 3").value == "0 presses · 0 bounces · not pressed yet"
     cab.test()  # TEST: back
     assert cab.shown.title == "Tests"
-    cab.mock.release((0, Button.PILE2), cab.clock())
+    cab.mock.release(Control(0, Button.PILE2), cab.clock())
     cab.frames(0.1)
     cab.choose("Back")
     cab.choose("Save and exit")
-    assert cab.store.audits.hardware.current.stuck[(0, Button.PILE2)] == 1
-    assert cab.store.audits.hardware.current.chatter[(1, Button.SLOT3)] == 4
+    assert cab.store.audits.hardware.current.stuck[Control(0, Button.PILE2)] == 1
+    assert cab.store.audits.hardware.current.chatter[Control(1, Button.SLOT3)] == 4
 
 
 def test_race_tester_decides_by_timestamps_not_arrival(mock_cabinet: Cabinet) -> None:
@@ -69,23 +70,23 @@ def test_race_tester_decides_by_timestamps_not_arrival(mock_cabinet: Cabinet) ->
     open_test(cab, "Race tester")
     t = cab.clock()
     # player 2's press reaches the software first, but player 1 pressed 1 µs earlier
-    cab.mock.press((1, Button.PILE1), t + 1 * US)
+    cab.mock.press(Control(1, Button.PILE1), t + 1 * US)
     cab.frames(0.02)
     assert row(cab, "Player 1").value == "waiting…"
-    cab.mock.press((0, Button.SLOT4), t)
+    cab.mock.press(Control(0, Button.SLOT4), t)
     cab.frames(0.02)
     labels = [r.label for r in cab.shown.rows]
     assert "Player 1 was first, by 0.001 ms" in labels
     assert "The software saw them in the other order; the race window put them right" in labels
     assert cab.shown.notice == "Race window: 2.0 ms"
     assert cab.lights.state["stuck1"].mode is Mode.ON
-    cab.mock.release((1, Button.PILE1), cab.clock())
-    cab.mock.release((0, Button.SLOT4), cab.clock())
+    cab.mock.release(Control(1, Button.PILE1), cab.clock())
+    cab.mock.release(Control(0, Button.SLOT4), cab.clock())
     cab.frames(0.05)
     # an exact tie goes by the tie rule (alternate: the first to player 1)
     t = cab.clock() - 10 * US
-    cab.mock.press((0, Button.SLOT1), t)
-    cab.mock.press((1, Button.SLOT1), t)
+    cab.mock.press(Control(0, Button.SLOT1), t)
+    cab.mock.press(Control(1, Button.SLOT1), t)
     cab.frames(0.02)
     assert "Exact tie: the tie rule gives it to player 1" in [r.label for r in cab.shown.rows]
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cabinet.inputs.controls import TEST
+from cabinet.inputs.controls import TEST, Control
 from cabinet.storage.audits import AuditGroup, GameNotOverError, Seat, SeatsError
 from cabinet.storage.store import CabinetStore
 from game.bots import level
@@ -118,7 +118,7 @@ def test_clearing_a_group_keeps_lifetime_totals_and_notes_when(
     created = wall_clock.now
     for seed in (0, 1):
         store.record_game(cpu_game(seed).record, cpu_game(seed).summary)
-    store.audits.count_chatter((0, Button.SLOT1), 3)
+    store.audits.count_chatter(Control(0, Button.SLOT1), 3)
     store.save_audits()
     cleared = wall_clock.advance(days=2)
     store.clear_audits(AuditGroup.GAMES)
@@ -131,7 +131,7 @@ def test_clearing_a_group_keeps_lifetime_totals_and_notes_when(
     # The other groups were not cleared.
     assert again.audits.play.cleared_at == created
     assert again.audits.play.current.plays == again.audits.play.lifetime.plays > 0
-    assert again.audits.hardware.current.chatter[(0, Button.SLOT1)] == 3
+    assert again.audits.hardware.current.chatter[Control(0, Button.SLOT1)] == 3
 
     # Counting resumes in both; the factory reset clears neither.
     again.record_game(cpu_game(2).record, cpu_game(2).summary)
@@ -146,7 +146,7 @@ def test_hardware_power_and_uptime_counters(
 ) -> None:
     store = open_store()
     store.power_on(5_000 * MS)
-    store.audits.count_stuck((1, Button.PILE2))
+    store.audits.count_stuck(Control(1, Button.PILE2))
     store.audits.count_chatter(TEST, 2)
     store.audits.count_link_drop()
     store.save_audits(now_ns=65_000 * MS + 400_000)  # a minute and 0.4 ms later
@@ -154,7 +154,7 @@ def test_hardware_power_and_uptime_counters(
     store.close(now_ns=126_500 * MS)
     again = open_store()
     hw = again.audits.hardware.lifetime
-    assert hw.stuck[(1, Button.PILE2)] == 1 and hw.stuck.total == 1
+    assert hw.stuck[Control(1, Button.PILE2)] == 1 and hw.stuck.total == 1
     assert hw.chatter[TEST] == 2 and hw.led_link_drops == 1
     assert again.audits.power.lifetime.uptime_ms == 121_500
     again.power_on(0)

@@ -144,8 +144,8 @@ class Cabinet:
 
         mark = len(self.lines)
         self.wait_for(r"table process \d+ ready")
-        self.press((0, Button.PILE1))
-        self.press((1, Button.PILE1))
+        self.press(Control(0, Button.PILE1))
+        self.press(Control(1, Button.PILE1))
         self.wait_for(r"flow: play", mark)
 
     def stop(self) -> int:

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from cabinet.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG
+from cabinet.inputs.controls import Control
 from cabinet.inputs.press_channel import PressSender, decode_press, encode_press
 from cabinet.storage.store import CabinetStore
 from cabinet.table.remote import RemoteMatch, RemoteTable
@@ -38,9 +39,9 @@ def race_seed(rules: Rules) -> tuple[int, int, int, int]:
 
 
 def test_press_datagrams_round_trip_and_reject_garbage() -> None:
-    data = encode_press((1, Button.PILE2), True, 123_456_789)
+    data = encode_press(Control(1, Button.PILE2), True, 123_456_789)
     assert data == b"p2.pile2 1 123456789"
-    assert decode_press(data) == ((1, Button.PILE2), True, 123_456_789)
+    assert decode_press(data) == (Control(1, Button.PILE2), True, 123_456_789)
     for bad in (b"", b"p3.pile1 1 5", b"p1.pile1 2 5", b"p1.pile1 1 -5", b"\xff 1 1"):
         try:
             decode_press(bad)
@@ -69,10 +70,10 @@ def test_a_1us_race_fired_from_outside_in_the_wrong_order_is_decided_by_timestam
     pile_button = Button.pile(pile)
     with PressSender(sock) as sender:
         t = time.monotonic_ns() - 500 * US
-        sender.send((0, Button.slot(slot1)), True, t - 200 * US)
-        sender.send((1, Button.slot(slot2)), True, t - 200 * US)
-        sender.send((1, pile_button), True, t + 1 * US)  # later, delivered first
-        sender.send((0, pile_button), True, t)
+        sender.send(Control(0, Button.slot(slot1)), True, t - 200 * US)
+        sender.send(Control(1, Button.slot(slot2)), True, t - 200 * US)
+        sender.send(Control(1, pile_button), True, t + 1 * US)  # later, delivered first
+        sender.send(Control(0, pile_button), True, t)
 
     def decided() -> bool:  # both pile presses, whatever the outcome (asserted below)
         return sum(isinstance(e, Played | Rejected) for e in match.events) >= 2
@@ -112,7 +113,7 @@ def test_killing_the_display_mid_game_the_table_records_it_and_the_cabinet_comes
     try:
         cab.start_game()
         table_pid = cab.table_pid()
-        cab.press((0, Button.SLOT1))
+        cab.press(Control(0, Button.SLOT1))
         cab.kill()  # the display dies mid-game
         wait_for_exit(table_pid, "the table to notice and exit")
     finally:
@@ -141,7 +142,7 @@ def test_killing_the_table_mid_game_is_counted_recorded_and_healed(
         cab.start_game()
         mark = len(cab.lines)
         table_pid = cab.table_pid()
-        cab.press((1, Button.SLOT2))
+        cab.press(Control(1, Button.SLOT2))
         os.kill(table_pid, signal.SIGKILL)
         new_pid = cab.table_pid(after=mark)
         assert new_pid != table_pid
@@ -174,8 +175,8 @@ def test_the_table_decides_and_records_while_the_display_is_stopped(
         with PressSender(sock) as sender:
             for k, button in enumerate((Button.SLOT1, Button.PILE1, Button.SLOT3, Button.PILE2)):
                 t = time.monotonic_ns()
-                sender.send((0, button), True, t)
-                sender.send((0, button), False, t + 10_000_000 + k)
+                sender.send(Control(0, button), True, t)
+                sender.send(Control(0, button), False, t + 10_000_000 + k)
                 # The table logs each decision itself, straight to the cabinet's output:
                 # it comes while the display is frozen, or never.
                 pos = cab.wait_for_line(r"decided (Selected|Played|Rejected)\(.*player=0", pos)

@@ -1,0 +1,86 @@
+"""The cabinet's parts, put together once at start: the pins, the lights, the door and the
+record sink. ``spit-cabinet run`` builds the display process's cabinet from them (and hands
+every part to :class:`~cabinet.app.CabinetApp` at construction); ``spit-cabinet doctor``
+opens the buttons on the same pins.
+
+- **Pins**: the table process opens the buttons on the installer's pin map; the display
+  reads it first (:func:`button_pins`), so a bad map is said once, before the table starts.
+- **Lights**: the LED board's port (:func:`board_port`) goes to the table process, which
+  drives the board; the display's light states go to the board's stand-in, or to the
+  on-screen strip when there is no board (:func:`lights_output`).
+- **Door**: the door switch as the table process reports it (:func:`door_open_from`).
+- **Records**: finished games go into the books (:func:`record_sink`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cabinet.lights_output import LightsOutput, TableLights
+from cabinet.records import StoredRecords
+
+if TYPE_CHECKING:
+    from cabinet.inputs.controls import Control
+    from cabinet.inputs.door import DoorOpen
+    from cabinet.storage.store import CabinetStore
+    from cabinet.table.remote import RemoteTable
+
+log = logging.getLogger("spit-cabinet")
+"""The command line's logger: what is said here is said as ``spit-cabinet``'s."""
+
+
+def button_pins(path: Path | None) -> dict[Control, int] | None:
+    """The buttons' pins from the installer's override file (``path``), or ``None`` for
+    the default map; read as the table process reads them, so a bad file raises
+    :class:`~wiring.errors.WiringError` here too."""
+    from cabinet.table.hardware import load_pins
+
+    return load_pins(path)
+
+
+def board_port(choice: str) -> str | None:
+    """The LED board's serial port for the table process: the one named, the board found
+    by its USB id for ``auto``, or ``None`` (``none``, or no board: lights on screen). A
+    named port that does not exist is said, once, and the lights go on screen, as for
+    ``auto`` with no board."""
+    if choice == "none":
+        return None
+    if choice != "auto":
+        if os.name == "posix" and not os.path.exists(choice):
+            log.warning("LED board port %s does not exist: the lights are shown on screen", choice)
+            return None
+        return choice
+    from firmware_bridge.transport import find_board
+
+    port = find_board()
+    if port is None:
+        log.info("no LED board found: the lights are shown on screen")
+    return port
+
+
+def lights_output(port: str | None, table: RemoteTable) -> LightsOutput:
+    """Where the display's light states go: with a board (``port``), the table process
+    drives it and reports its link's health; without one, the on-screen strip."""
+    if port is None:
+        return LightsOutput()
+    return TableLights(lambda: table.status.link)
+
+
+def door_open_from(table: RemoteTable) -> DoorOpen:
+    """The door switch as the table reports it (open when none is wired, or before the
+    table's first report)."""
+
+    def door_open() -> bool:
+        state = table.status.door_open
+        return True if state is None else state
+
+    return door_open
+
+
+def record_sink(store: CabinetStore) -> StoredRecords:
+    """Where finished games go: into ``store``'s books, one transaction each (and the
+    last few kept in memory, with the count of every game recorded)."""
+    return StoredRecords(store)

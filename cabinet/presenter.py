@@ -1,0 +1,312 @@
+"""What the cabinet shows, lights and plays, from the flow: plain values, no pygame.
+
+:class:`Presenter` maps the flow, the settings and the table state it is given to the
+frame's view (:mod:`cabinet.display.views`, with the
+:class:`~firmware_bridge.lights.LightState` the on-screen strip shows in it) and to the
+:class:`~cabinet.table.messages.LightsContext` the table process lights the LED board
+from. :func:`sound_for` is which of the game's events makes which sound
+(``docs/sound.md``; :func:`sound_cues` for a batch), :func:`phase_sound` which screen
+starts with one.
+
+Nothing here reads a clock, the buttons or the table: the main loop (:mod:`cabinet.app`)
+reads the table's state (holding the table's lock when the game is played in its own
+process), hands it over with ``now``, and draws and plays what comes back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from cabinet.app_settings import AppSettings
+from cabinet.display.views import (
+    AttractView,
+    GameOverView,
+    JoinPlayer,
+    JoinView,
+    PlayerSummary,
+    TableLabels,
+    TableView,
+    View,
+    table_view,
+)
+from cabinet.flow import Flow, Match, Phase
+from cabinet.i18n import Translator
+from cabinet.light_show import READY_SHOWN_NS, countdown_left_ns, lights_for
+from cabinet.table.messages import LightsContext
+from firmware_bridge.lights import LightState
+from game.edges import Button
+from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
+from game.events import Started as GameStarted
+from game.rules import MS
+from game.summary import Seat
+from game.table_state import TableState
+
+HOWTO_CARDS = 4
+"""How many how-to-play cards attract takes turns with."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """One frame: the view, and the context the table process lights the LED board from
+    (``None``: the table is told nothing)."""
+
+    view: View
+    table_lights: LightsContext | None
+
+    @property
+    def lights(self) -> LightState:
+        """The lights this frame shows (all off when the view has none)."""
+        lights = self.view.lights
+        return lights if lights is not None else LightState.all_off()
+
+
+@dataclass(frozen=True, slots=True)
+class Presenter:
+    """The screens of ``flow``, in ``tr``'s language, with ``settings``' hints and light
+    brightness."""
+
+    flow: Flow
+    settings: AppSettings
+    tr: Translator
+
+    def show(
+        self,
+        now: int,
+        state: TableState | None,
+        *,
+        stuck: Mapping[int, Button] | None = None,
+        notices: Sequence[str] = (),
+    ) -> Shown:
+        """The frame at ``now`` (the cabinet clock). ``state``: the table on screen, the
+        attract demo's or the game's being readied or played (``None`` while players join
+        and at game over); ``stuck``: the button each player has stuck, if any;
+        ``notices``: what the operator must see, taking turns with attract's how-to cards."""
+        flow = self.flow
+        context = self.lights_context()
+        if flow.phase is Phase.ATTRACT:
+            assert state is not None
+            return Shown(self._attract(now, state, notices), context)
+        if flow.phase is Phase.JOIN:
+            return Shown(self._join(now), context)
+        match = flow.match
+        assert match is not None
+        if flow.phase is Phase.GAME_OVER:
+            return Shown(self._game_over(), context)
+        assert state is not None
+        return Shown(self._table(match, now, state, stuck or {}), context)
+
+    def out_of_order(self) -> Shown:
+        """The table process is being restarted: the cabinet says so."""
+        tr = self.tr
+        side = PlayerSummary("", (tr.t("table.restarting"),))
+        return Shown(GameOverView(tr.t("table.out_of_order"), (side, side), None, None), None)
+
+    def lights_context(self) -> LightsContext:
+        """What the table process needs to light the LED board as this screen does."""
+        flow = self.flow
+        return LightsContext(
+            flow.phase,
+            joined=(flow.joined[0], flow.joined[1]),
+            winner=self._winner(),
+            hints=self.settings.hints,
+            brightness=self.settings.brightness_percent,
+        )
+
+    def screen_clock(self, now: int) -> int:
+        """The clock the screen's animations run on: the shown game's match clock."""
+        flow = self.flow
+        if flow.phase is Phase.ATTRACT:
+            return flow.demo.to_match(now)
+        if flow.match is not None:
+            return flow.match.to_match(now)
+        return 0
+
+    def beaten_text(self, margin_ns: int) -> str:
+        """The "beaten by 12.3 ms" label under a play that lost its race."""
+        return self.tr.t("play.beaten_by", ms=margin_ns / MS)
+
+    # -- the screens -------------------------------------------------------------------
+
+    def _attract(self, now: int, state: TableState, notices: Sequence[str]) -> AttractView:
+        flow = self.flow
+        tr = self.tr
+        labels = TableLabels(
+            (
+                tr.t(f"cpu.level.{flow.settings.demo_levels[0]}"),
+                tr.t(f"cpu.level.{flow.settings.demo_levels[1]}"),
+            ),
+            tr.t("play.stuck"),
+        )
+        table = table_view(state, labels, countdown=self._countdown(flow.demo, now, state))
+        card = flow.howto_index(now, HOWTO_CARDS) + 1
+        howto = tr.t(f"attract.howto.{card}")
+        if notices and card % 2:  # every other card, until the operator has looked
+            howto = tr.t("attract.operator_notice", name=notices[0])
+        lights = self._lights(None, countdown=False)
+        return AttractView(
+            table=_with_lights(table, lights),
+            prompt=tr.t("attract.press_any_button"),
+            howto=howto,
+        )
+
+    def _join(self, now: int) -> JoinView:
+        flow = self.flow
+        tr = self.tr
+        players = tuple(
+            JoinPlayer(
+                tr.t("play.player", player=p + 1),
+                tr.t("join.ready", player=p + 1)
+                if flow.joined[p]
+                else tr.t("join.press_to_join", player=p + 1),
+                flow.joined[p],
+            )
+            for p in (0, 1)
+        )
+        seconds = flow.join_cpu_in_s(now)
+        footer = (
+            tr.t("join.cpu_in", seconds=seconds)
+            if seconds is not None
+            else tr.t("join.waiting_for_opponent")
+        )
+        return JoinView((players[0], players[1]), footer, self._lights(None, countdown=False))
+
+    def _table(
+        self, match: Match, now: int, state: TableState, stuck: Mapping[int, Button]
+    ) -> TableView:
+        """The game being readied or played."""
+        tr = self.tr
+        countdown = self._countdown(match, now, state)
+        labels = TableLabels(self._names(), tr.t("play.stuck"))
+        warnings = (self._stuck_warning(stuck.get(0)), self._stuck_warning(stuck.get(1)))
+        table = table_view(state, labels, countdown=countdown, warnings=warnings)
+        if self.flow.phase is Phase.READY:  # the piles get their cards at "spit!" (R5)
+            table = dataclasses.replace(table, pile_tops=(None, None), pile_sizes=(0, 0))
+        hints: list[tuple[int, int]] = []
+        if self.settings.hints:
+            hints = [(p, slot) for p in match.humans for slot in state.playable[p]]
+        return _with_lights(
+            table, self._lights(state, countdown=countdown is not None, hints=hints)
+        )
+
+    def _game_over(self) -> GameOverView:
+        flow = self.flow
+        tr = self.tr
+        summary = flow.last_summary
+        winner = summary.winner if summary is not None else None
+        kinds = flow.seat_kinds
+        if summary is not None and summary.abandoned:
+            headline = tr.t("gameover.abandoned")
+        elif winner is None:
+            headline = tr.t("gameover.draw")
+        elif kinds[winner] is Seat.CPU:
+            headline = tr.t("gameover.cpu_wins")
+        else:
+            headline = tr.t("gameover.wins", player=winner + 1)
+        names = self._names()
+        cards_left, plays, fastest_ns = (
+            (summary.cards_left, summary.plays, summary.fastest_play_ns)
+            if summary is not None
+            else ((0, 0), (0, 0), (None, None))
+        )
+        closest = summary.closest_race if summary is not None else None
+        players = []
+        for p in (0, 1):
+            lines = [
+                tr.t("gameover.cards_left", count=cards_left[p]),
+                tr.t("gameover.plays", count=plays[p]),
+            ]
+            fastest = fastest_ns[p]
+            if fastest is not None:
+                lines.append(tr.t("gameover.fastest_play", ms=fastest / MS))
+            if closest is not None and closest.winner == p and closest.margin_ns > 0:
+                lines.append(tr.t("gameover.closest_race", ms=closest.margin_ns / MS))
+            players.append(PlayerSummary(names[p], tuple(lines), winner == p))
+        match_line = None
+        if flow.settings.rules.best_of > 1:
+            match_line = tr.t("gameover.match_score", score0=flow.scores[0], score1=flow.scores[1])
+        lights = self._lights(None, countdown=False)
+        return GameOverView(headline, (players[0], players[1]), match_line, lights)
+
+    # -- pieces ------------------------------------------------------------------------
+
+    def _names(self) -> tuple[str, str]:
+        kinds = self.flow.seat_kinds
+        tr = self.tr
+        return (
+            tr.t("play.cpu") if kinds[0] is Seat.CPU else tr.t("play.player", player=1),
+            tr.t("play.cpu") if kinds[1] is Seat.CPU else tr.t("play.player", player=2),
+        )
+
+    def _stuck_warning(self, button: Button | None) -> str | None:
+        """E.g. "Slot 2 is stuck": a player's button held down too long."""
+        if button is None:
+            return None
+        kind, number = button.value[:-1], int(button.value[-1])
+        return self.tr.t("play.button_stuck", button=self.tr.t(f"button.{kind}", n=number))
+
+    def _countdown(self, match: Match, now: int, state: TableState) -> str | None:
+        """ "Ready…" then "Spit!" while a countdown runs (the start's or R11's)."""
+        left = countdown_left_ns(match.start_abs_ns, state.spit_due_ns, now)
+        if left is None:
+            return None
+        return self.tr.t("play.ready") if left > READY_SHOWN_NS else self.tr.t("play.spit")
+
+    def _winner(self) -> int | None:
+        summary = self.flow.last_summary
+        return summary.winner if summary is not None else None
+
+    def _lights(
+        self,
+        table: TableState | None,
+        *,
+        countdown: bool,
+        hints: list[tuple[int, int]] | None = None,
+    ) -> LightState:
+        flow = self.flow
+        return lights_for(
+            flow.phase,
+            table,
+            countdown=countdown,
+            joined=(flow.joined[0], flow.joined[1]),
+            winner=self._winner(),
+            hints=hints or (),
+            brightness=self.settings.brightness_percent,
+        )
+
+
+def sound_for(event: Event) -> str | None:
+    """The sound effect an event of the game (the attract demo's, or a game's) makes, or
+    ``None``."""
+    if isinstance(event, Selected):
+        return "select"
+    if isinstance(event, Played):
+        return "play"
+    if isinstance(event, Rejected):
+        if event.reason is RejectReason.BEATEN:
+            return "beaten"
+        if event.reason is RejectReason.ILLEGAL:
+            return "reject"
+        return None
+    if isinstance(event, Spat | GameStarted):
+        return "spit"
+    if isinstance(event, SpitDue):
+        return "countdown"
+    if isinstance(event, GameOver):
+        return "win"
+    return None
+
+
+def sound_cues(events: Iterable[Event]) -> list[str]:
+    """The sound effects ``events`` make, in order."""
+    return [name for name in map(sound_for, events) if name is not None]
+
+
+def phase_sound(phase: Phase) -> str | None:
+    """The sound effect a screen starts with: "ready… spit!" counts down."""
+    return "countdown" if phase is Phase.READY else None
+
+
+def _with_lights(table: TableView, lights: LightState) -> TableView:
+    return dataclasses.replace(table, lights=lights)

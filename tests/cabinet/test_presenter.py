@@ -1,0 +1,157 @@
+"""The presenter: each screen's view, lights and sounds from the flow, with no screen.
+
+The first test runs in a fresh process, so it sees what importing and using the presenter
+loads: never pygame. The others build views from a flow on a virtual clock.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from cabinet.app_settings import AppSettings
+from cabinet.display.views import AttractView, GameOverView, JoinView, TableView
+from cabinet.flow import Flow, FlowSettings, Phase
+from cabinet.i18n import Translator
+from cabinet.presenter import Presenter, phase_sound, sound_cues, sound_for
+from game.edges import Button
+from game.events import Rejected, RejectReason, Selected, SpitDue
+from game.summary import Seat
+
+ROOT = Path(__file__).resolve().parents[2]
+T0 = 10**12
+S = 1_000_000_000
+
+CHILD = """
+import json, sys
+from cabinet.app_settings import AppSettings
+from cabinet.flow import Flow, FlowSettings
+from cabinet.i18n import Translator
+from cabinet.presenter import Presenter, sound_for
+from game.events import Selected
+
+t0 = 10**12
+flow = Flow(FlowSettings(join_wait_s=5), 3, t0)
+flow.press(0, t0)
+shown = Presenter(flow, AppSettings(), Translator("en")).show(t0 + 10**9, None)
+view = shown.view
+print(json.dumps({
+    "pygame": sorted(m for m in sys.modules if m == "pygame" or m.startswith("pygame.")),
+    "view": type(view).__name__,
+    "statuses": [player.status for player in view.players],
+    "footer": view.footer,
+    "lights": shown.lights == view.lights,
+    "table_joined": shown.table_lights.joined,
+    "sound": sound_for(Selected(t0, 0, 1)),
+}))
+"""
+
+
+def test_a_view_and_its_sound_need_no_pygame() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout)
+    assert seen["pygame"] == []
+    assert seen["view"] == "JoinView"
+    assert seen["statuses"] == ["Player 1 ready!", "Player 2: press any button to join"]
+    assert seen["footer"] == "The CPU joins in 4 seconds"
+    assert seen["lights"] is True
+    assert seen["table_joined"] == [True, False]
+    assert seen["sound"] == "select"
+
+
+def presenter(flow: Flow, **settings: bool) -> Presenter:
+    return Presenter(flow, AppSettings(flow=flow.settings, **settings), Translator("en"))
+
+
+def test_attract_takes_turns_with_the_operator_notice() -> None:
+    tr = Translator("en")
+    flow = Flow(FlowSettings(demo_levels=(2, 5)), 1, T0)
+    shows = presenter(flow)
+    notices = ["the database was moved aside"]
+    first = shows.show(T0, flow.demo.state(), notices=notices)
+    assert isinstance(first.view, AttractView)
+    assert first.view.prompt == "Press any button"
+    assert first.view.howto == "Operator: the database was moved aside"
+    labels = [p.label for p in first.view.table.players]
+    assert labels == [tr.t("cpu.level.2"), tr.t("cpu.level.5")]
+    second = shows.show(T0 + 6 * S, flow.demo.state(), notices=notices)  # the next card
+    assert isinstance(second.view, AttractView)
+    assert second.view.howto == tr.t("attract.howto.2")
+    assert first.table_lights is not None and first.table_lights.phase is Phase.ATTRACT
+
+
+def test_a_game_being_readied_hides_the_piles_and_shows_a_stuck_button() -> None:
+    flow = Flow(FlowSettings(), 2, T0)
+    flow.press(0, T0)
+    flow.press(1, T0)
+    assert flow.phase is Phase.READY and flow.match is not None
+    shown = presenter(flow).show(T0, flow.match.state(), stuck={1: Button.PILE2})
+    view = shown.view
+    assert isinstance(view, TableView)
+    assert view.pile_tops == (None, None) and view.pile_sizes == (0, 0)
+    assert view.countdown == "Ready…"
+    assert [p.label for p in view.players] == ["Player 1", "Player 2"]
+    assert [p.warning for p in view.players] == [None, "Button stuck: Pile 2"]
+    assert shown.lights == view.lights
+    assert shown.table_lights is not None and shown.table_lights.joined == (True, True)
+
+
+def test_hints_light_the_playable_slots_only_when_asked() -> None:
+    flow = Flow(FlowSettings(), 2, T0)
+    flow.press(0, T0)
+    flow.press(1, T0)
+    assert flow.match is not None
+    flow.update(flow.match.start_abs_ns)
+    assert flow.phase is Phase.PLAY
+    state = flow.match.state()
+    plain = presenter(flow).show(flow.match.start_abs_ns, state)
+    hinted = presenter(flow, hints=True).show(flow.match.start_abs_ns, state)
+    assert hinted.table_lights is not None and hinted.table_lights.hints
+    assert plain.table_lights is not None and not plain.table_lights.hints
+    assert state.playable == ((3,), (0, 1))  # this seed's deal
+    assert hinted.lights != plain.lights
+
+
+def test_a_lone_player_meets_the_cpu_by_name() -> None:
+    flow = Flow(FlowSettings(join_wait_s=1), 4, T0)
+    flow.press(0, T0)
+    flow.update(T0 + S)
+    assert flow.phase is Phase.READY and flow.match is not None
+    assert flow.seat_kinds == (Seat.HUMAN, Seat.CPU)
+    view = presenter(flow).show(T0 + S, flow.match.state()).view
+    assert isinstance(view, TableView)
+    assert [p.label for p in view.players] == ["Player 1", "CPU"]
+
+
+def test_out_of_order_tells_the_table_nothing() -> None:
+    shown = presenter(Flow(FlowSettings(), 1, T0)).out_of_order()
+    assert isinstance(shown.view, GameOverView)
+    assert shown.table_lights is None
+    assert shown.lights == shown.lights.all_off()
+
+
+def test_which_event_makes_which_sound() -> None:
+    beaten = Rejected(T0, 0, 1, 0, RejectReason.BEATEN, margin_ns=3_000_000)
+    assert sound_for(beaten) == "beaten"
+    assert sound_for(SpitDue(T0, T0 + S)) == "countdown"
+    assert sound_cues([Selected(T0, 0, 1), beaten]) == ["select", "beaten"]
+    assert phase_sound(Phase.READY) == "countdown"
+    assert phase_sound(Phase.JOIN) is None
+
+
+def test_a_join_view_counts_down_to_the_cpu() -> None:
+    flow = Flow(FlowSettings(join_wait_s=3), 1, T0)
+    flow.press(1, T0)
+    view = presenter(flow).show(T0 + S // 2, None).view
+    assert isinstance(view, JoinView)
+    assert view.footer == "The CPU joins in 3 seconds"

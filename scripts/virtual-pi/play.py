@@ -133,6 +133,8 @@ class Presser:
         self.match = LiveMatch(rules, state["seed"], (None, None), state["start_ns"])
         for player, name, pressed, t in state["edges"]:
             self._feed(player, Button(name), pressed, t)
+        if "saved_ns" in state:  # the moment it stopped: its last press decided by then
+            self.match.advance(state["saved_ns"])
 
     def _feed(self, player: int, button: Any, pressed: bool, t: int) -> None:
         kind = self.EdgeKind.PRESS if pressed else self.EdgeKind.RELEASE
@@ -201,6 +203,8 @@ class Presser:
             turn = 1 - turn
 
     def save(self) -> None:
+        self.state["saved_ns"] = time.monotonic_ns()
+        self.match.advance(self.state["saved_ns"])
         path = self.out / "state.json"
         path.write_text(json.dumps(self.state), encoding="utf-8")
 

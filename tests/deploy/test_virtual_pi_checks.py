@@ -172,3 +172,29 @@ def test_screen_matches_says_whether_the_screen_has_caught_up(tmp_path: Path) ->
     assert subprocess.run([*matches, *grids]).returncode == 0
     a_run(tmp_path, screen=BLACK_GRID)
     assert subprocess.run([*matches, *grids]).returncode == 1
+
+
+def test_the_presser_rebuilds_the_moment_it_stopped_at(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The screen is compared with a frame drawn from the presser's saved game: rebuilt,
+    it must be the table the cabinet shows, its last press decided (the race window holds
+    a press for 100 ms on the virtual Pi; a rebuilt game once lacked its last play)."""
+    clock = [10**12]
+    monkeypatch.setattr(play.time, "monotonic_ns", lambda: clock[0])
+    monkeypatch.setattr(play.time, "sleep", lambda s: clock.__setitem__(0, clock[0] + int(s * 1e9)))
+    lines = tmp_path / "lines"
+    for bcm in range(28):
+        (lines / f"sim_gpio{bcm}").mkdir(parents=True)
+    monkeypatch.setattr(play, "LINES", tmp_path / "lines.txt")
+    play.LINES.write_text(str(lines), encoding="utf-8")
+    state = {"seed": 5, "start_ns": clock[0] + 1_500_000_000, "before_id": 0,
+             "edges": [], "plays": 0, "race": None}  # fmt: skip
+    presser = play.Presser(tmp_path, state)
+    presser.play_until(12)
+    presser.save()
+    saved = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
+    assert saved["plays"] == 12
+    assert play.Presser(tmp_path, saved).match.state() == presser.match.state()
+    # Each press went out on its own line, pulled down and up again.
+    assert (lines / "sim_gpio6" / "pull").read_text(encoding="ascii") == "pull-up"

@@ -170,7 +170,7 @@ def unwritable(tmp_path: Path) -> Iterator[Path]:
             if candidate.is_dir() and not _can_write(candidate):
                 yield candidate
                 return
-        pytest.skip("no directory here refuses new files")
+        pytest.fail("no directory here refuses new files: the test cannot be set up")
     finally:
         locked.chmod(0o755)
 

@@ -172,10 +172,12 @@ class Presser:
         self.state["plays"] += 1
 
     def play_until(self, plays: int | None) -> None:
-        """Play legal moves for both players until the game is over or ``plays`` made."""
+        """Play legal moves for both players until the game is over, or ``plays`` are made
+        and the table is still: no "ready… spit!" running, so the screen shows what the
+        presser's copy holds until the next press."""
         match = self.match
         turn = 0
-        while plays is None or self.state["plays"] < plays:
+        while True:
             now = time.monotonic_ns()
             match.advance(now)
             if match.over:
@@ -188,6 +190,8 @@ class Presser:
             if due is not None:  # both stuck: wait for the spit
                 time.sleep(max(0.0, (match.to_abs(due) - now) / 1e9) + SETTLE_S)
                 continue
+            if plays is not None and self.state["plays"] >= plays:
+                return
             moves = [game.legal_plays(0), game.legal_plays(1)]
             if self.state.get("race") is None:
                 race = _race(game, moves)

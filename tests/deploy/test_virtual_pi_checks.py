@@ -196,5 +196,7 @@ def test_the_presser_rebuilds_the_moment_it_stopped_at(
     saved = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
     assert saved["plays"] == 12
     assert play.Presser(tmp_path, saved).match.state() == presser.match.state()
+    # It stopped at a still table: no "ready… spit!" that would change the screen alone.
+    assert presser.match.game.spit_due_ns is None
     # Each press went out on its own line, pulled down and up again.
     assert (lines / "sim_gpio6" / "pull").read_text(encoding="ascii") == "pull-up"

@@ -93,7 +93,7 @@ agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not sta
 
 say "attract mode on kmsdrm, buttons on the simulated chip, the light board on ttyUSB0"
 running() {
-  agent "journalctl -b -u spit-cabinet --no-pager | grep -q 'running: input gpio' && systemctl is-active -q spit-cabinet"
+  agent "journalctl -b -u spit-cabinet --no-pager | grep -q 'running: input gpio' && systemctl is-active -q spit-cabinet" --timeout 30
 }
 for _ in $(seq 60); do running && break; sleep 2; done
 running || fail "the cabinet did not start on the gpio backend: $(agent 'journalctl -u spit-cabinet --no-pager | tail -n 30')"

@@ -133,7 +133,8 @@ took game $((SECONDS - start))
 say "reboot: back into attract by itself"
 boot_id=$(agent "cat /proc/sys/kernel/random/boot_id")
 start=$SECONDS
-agent "systemctl reboot --no-block 2>/dev/null" || true
+# Its answer may never come: the agent is stopped with everything else.
+agent "systemctl reboot --no-block 2>/dev/null" --timeout 15 || true
 sleep 10
 for _ in $(seq 120); do
   now_id=$(agent "cat /proc/sys/kernel/random/boot_id" --timeout 20 2>/dev/null || true)

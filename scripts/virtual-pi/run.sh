@@ -24,11 +24,24 @@ fail() {
   exit 1
 }
 
-# VIRTUAL_PI_IMAGE: an image folder made earlier by image.sh (working on these scripts).
+# At the end, pass or fail, the guest and the light board's simulator stop (a CI machine
+# must not keep an emulator running); VIRTUAL_PI_KEEP=1 leaves them up to look at.
+stop_all() {
+  [[ -n ${VIRTUAL_PI_KEEP:-} ]] && return 0
+  if [[ -S $RUN/monitor.sock ]]; then
+    printf 'quit\n' | socat - "UNIX-CONNECT:$RUN/monitor.sock" >/dev/null 2>&1 || true
+  fi
+  if [[ -f $RUN/led.pid ]]; then
+    kill "$(cat "$RUN/led.pid")" 2>/dev/null || true
+  fi
+}
+rm -f "$RUN/led.pid"
+trap stop_all EXIT
 run_start=$SECONDS
 : >"$RUN/timings.txt"
 took() { printf '%s %s\n' "$1" "$2" >>"$RUN/timings.txt"; }
 start=$SECONDS
+# VIRTUAL_PI_IMAGE: an image folder made earlier by image.sh (working on these scripts).
 image=${VIRTUAL_PI_IMAGE:-$("$HERE/image.sh")}
 took image $((SECONDS - start))
 
@@ -177,6 +190,6 @@ agent "spit-cabinet-update --rollback" --timeout 600 >"$RUN/rollback.log" ||
 rolled_back=$(runs)
 took rollback $((SECONDS - start))
 
-say "report"
+say "report (the guest stops now; VIRTUAL_PI_KEEP=1 keeps it up)"
 took total $((SECONDS - run_start))
 "$PYTHON" "$HERE/report.py" "$RUN" --versions "$version" "$next_version" "$updated" "$rolled_back"

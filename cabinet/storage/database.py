@@ -355,17 +355,21 @@ def _read_only(path: Path, busy_timeout_s: float) -> Database:
         raise StorageError(f"{path} cannot be read: {_describe(exc)}") from exc
 
 
+def _check_version(conn: sqlite3.Connection) -> None:
+    """Raise :class:`UnusableDatabaseError` for a schema newer than this program reads."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise UnusableDatabaseError(
+            f"written by a newer program (schema {version}; this one reads up to {SCHEMA_VERSION})"
+        )
+
+
 def _copy_into_memory(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
     source = _read_only_connection(path, busy_timeout_s)
     memory = sqlite3.connect(":memory:", isolation_level=None)
     try:
         source.backup(memory)
-        version = memory.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise UnusableDatabaseError(
-                f"written by a newer program (schema {version}; this one reads up to "
-                f"{SCHEMA_VERSION})"
-            )
+        _check_version(memory)
         migrate(memory)
     except BaseException:
         memory.close()
@@ -425,12 +429,7 @@ def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
         check = [row[0] for row in conn.execute("PRAGMA quick_check")]
         if check != ["ok"]:
             raise UnusableDatabaseError(f"corrupt (integrity check: {check[0]})")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise UnusableDatabaseError(
-                f"written by a newer program (schema {version}; this one reads up to "
-                f"{SCHEMA_VERSION})"
-            )
+        _check_version(conn)
         migrate(conn)
         _check_columns(conn)
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:

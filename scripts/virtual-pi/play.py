@@ -373,27 +373,23 @@ def finish(out: Path) -> int:
     ) == (termination, winner)
     # The race, by the kernel's timestamps in the record (match time: ns since the start).
     record = MatchRecord.loads(text)
+    events = replay(record).events
     race = state["race"]
     checks["a race was run"] = race is not None
     if race is not None:
-        near = 50_000_000
-        p2 = [
-            e
-            for e in record.edges
-            if e.player == 1
-            and e.is_press
-            and e.button.is_pile
-            and abs(e.t_ns + state["start_ns"] - race["p2_ns"]) < near
-        ]
-        p1 = [
-            e
-            for e in record.edges
-            if e.player == 0
-            and e.is_press
-            and e.button.is_pile
-            and abs(e.t_ns + state["start_ns"] - race["p1_ns"]) < near
-        ]
-        events = replay(record).events
+
+        def pile_presses(player: int, near_ns: int) -> list[Any]:
+            """The player's pile presses in the record within 50 ms of ``near_ns``."""
+            return [
+                e
+                for e in record.edges
+                if e.player == player
+                and e.is_press
+                and e.button.is_pile
+                and abs(e.t_ns + state["start_ns"] - near_ns) < 50_000_000
+            ]
+
+        p2, p1 = pile_presses(1, race["p2_ns"]), pile_presses(0, race["p1_ns"])
         if p1 and p2:
             gap = p1[0].t_ns - p2[0].t_ns
             first = next(
@@ -425,7 +421,7 @@ def finish(out: Path) -> int:
             checks["the race went to the earlier press"] = first is not None and first.player == 1
         else:
             checks["the race's presses are in the record, player 2's first"] = False
-    report["late_edges"] = sum(1 for e in replay(record).events if isinstance(e, LateEdge))
+    report["late_edges"] = sum(1 for e in events if isinstance(e, LateEdge))
     report["checks"] = checks
     print(json.dumps(report))
     return 0 if all(checks.values()) else 1

@@ -42,6 +42,10 @@ copyPackage("firmware_bridge/firmware", null);
 copyPackage("firmware_bridge/sim", ["hardware.py"]);
 mp.FS.writeFile("/lib/firmware_bridge/sim/__init__.py", "");
 mp.FS.unlink("/lib/firmware_bridge/firmware/interfaces.py");
+// The scripted host the scripts share (CPython finds it beside them).
+mp.FS.writeFile(
+  "/lib/mp_wire.py", readFileSync(join(root, "tests/firmware_bridge/mp_scripts/mp_wire.py"))
+);
 
 try {
   mp.runPython(readFileSync(script, "utf8"));

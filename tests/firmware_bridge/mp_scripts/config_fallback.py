@@ -4,8 +4,9 @@
 # virtual clock, and prints what it observed as one JSON document.
 import json
 import os
-import select
 import sys
+
+from mp_wire import Clock, Host
 
 from firmware_bridge import codec
 from firmware_bridge.firmware.app import boot
@@ -39,39 +40,6 @@ CASES = [
     ("not_utf8", b'{"driver": "\xff\xfe"}'),
     ("a_directory", "dir"),
 ]
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0
-
-    def __call__(self):
-        return self.now
-
-
-class Host:
-    """The host's end of the wire: bytes to the board and the frames it answered."""
-
-    def __init__(self):
-        self.to_board = bytearray()
-        self.at = 0
-        self.decoder = codec.FrameDecoder()
-        self.replies = []
-
-    def read(self, n):
-        chunk = bytes(self.to_board[self.at : self.at + n])
-        self.at += len(chunk)
-        return chunk
-
-    def poll(self, timeout_ms):
-        return [(self, select.POLLIN)] if self.at < len(self.to_board) else []
-
-    def write(self, data):
-        self.replies.extend(self.decoder.feed(data))
-        return len(data)
-
-    def send(self, data):
-        self.to_board.extend(data)
 
 
 def run(name, data):

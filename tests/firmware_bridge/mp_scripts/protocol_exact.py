@@ -3,8 +3,9 @@
 # which error wins, SNAPSHOT counts of 16 and more, how levels reach each driver), observed
 # through the real Firmware with stub hardware on a virtual clock, printed as one JSON document.
 import json
-import select
 import struct
+
+from mp_wire import Clock, Host
 
 from firmware_bridge import codec
 from firmware_bridge.firmware.app import Firmware
@@ -12,42 +13,6 @@ from firmware_bridge.firmware.board import wave
 from firmware_bridge.firmware.config import Config
 from firmware_bridge.firmware.outputs import PixelOutput, PlainOutput, PwmOutput
 from firmware_bridge.sim.hardware import StubMachine, StubMicropython, StubNeopixelModule
-
-
-class Clock:
-    def __init__(self):
-        self.now = 0
-
-    def __call__(self):
-        return self.now
-
-
-class Host:
-    """The host's end of the wire. ``limit``: the board sees only the bytes before it (None:
-    all sent bytes), so a test decides how the stream is split into the board's reads."""
-
-    def __init__(self):
-        self.to_board = bytearray()
-        self.at = 0
-        self.limit = None
-        self.decoder = codec.FrameDecoder()
-        self.replies = []
-
-    def read(self, n):
-        chunk = bytes(self.to_board[self.at : self.at + n])
-        self.at += len(chunk)
-        return chunk
-
-    def poll(self, timeout_ms):
-        end = len(self.to_board) if self.limit is None else self.limit
-        return [(self, select.POLLIN)] if self.at < end else []
-
-    def write(self, data):
-        self.replies.extend(self.decoder.feed(data))
-        return len(data)
-
-    def send(self, data):
-        self.to_board.extend(data)
 
 
 class Rig:

@@ -1,13 +1,13 @@
-"""The operator's pin map override: a TOML file that moves buttons off the default GPIOs.
+"""The operator's pin map override: a TOML file that moves lines off the default GPIOs.
 
-Only the buttons the file names move; every other keeps its default GPIO. Numbers are BCM
+Only the lines the file names move; every other keeps its default GPIO. Numbers are BCM
 GPIO numbers (``GPIO17`` is 17), never physical pin numbers::
 
     # The UART's GPIO14 may carry a button: the serial console is off on this cabinet.
     # (Top-level keys come before the first [table].)
     allow_reserved = [14]
 
-    # Player 1's slot 1 button moved to GPIO4, since GPIO17 was damaged.
+    # Player 1's slot 1 button moved to GPIO4, coin 1's (free here), since GPIO17 was damaged.
     [player1]
     slot1 = 4
 
@@ -16,12 +16,15 @@ GPIO numbers (``GPIO17`` is 17), never physical pin numbers::
 
     [operator]
     door = false        # this cabinet has no door switch
+    coin1 = false       # nor a coin mechanism: it is set to free play
 
 Top-level keys: ``allow_reserved`` (a list of reserved GPIOs the map may use), written
 before the first table; then the tables ``[player1]`` and ``[player2]`` (keys ``slot1`` to
-``slot4``, ``pile1``, ``pile2``) and ``[operator]`` (keys ``test``, ``service``, ``door``;
-``door = false`` removes the door switch). Any error names the file, the line and what is
-wrong.
+``slot4``, ``pile1``, ``pile2``) and ``[operator]`` (keys ``test``, ``service``, ``door``,
+``coin1``, ``coin2``, ``meter``, ``lockout``). ``false`` instead of a number removes an
+optional line: ``door``, ``coin1``, ``coin2``, ``meter`` or ``lockout``. The default map
+wires neither ``coin2`` nor ``lockout``: :mod:`wiring.default` shows where they go. Any
+error names the file, the line and what is wrong.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from wiring.default import DEFAULT_PIN_MAP
 from wiring.errors import ConfigError, PinUsedTwiceError, WiringError
 from wiring.pinmap import (
     OPERATOR_CONTROLS,
+    OPTIONAL,
     PLAYER_BUTTONS,
     PLAYERS,
     Control,
@@ -52,6 +56,16 @@ PLAYER_TABLES: Final[dict[str, int]] = {f"player{p + 1}": p for p in PLAYERS}
 OPERATOR_TABLE: Final = "operator"
 ALLOW_RESERVED: Final = "allow_reserved"
 TOP_LEVEL_KEYS: Final[tuple[str, ...]] = (*PLAYER_TABLES, OPERATOR_TABLE, ALLOW_RESERVED)
+
+#: How the error for ``key = true`` names an optional line: (whose GPIO number to give,
+#: what the cabinet lacks when the key is ``false``).
+_OPTIONAL_WORDS: Final[dict[Function, tuple[str, str]]] = {
+    Function.DOOR: ("the door switch's", "no door switch"),
+    Function.COIN1: ("coin mechanism 1's", "no first coin mechanism"),
+    Function.COIN2: ("coin mechanism 2's", "no second coin mechanism"),
+    Function.METER: ("the coin meter driver's", "no coin meter"),
+    Function.LOCKOUT: ("the lockout driver's", "no lockout coil"),
+}
 
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
 
@@ -239,12 +253,13 @@ class _Override:
         name = OPERATOR_TABLE
         for key, bcm in self.table(name, value, OPERATOR_CONTROLS).items():
             control = Control(Function(key))
-            if control.function is Function.DOOR and isinstance(bcm, bool):
+            if control.function in OPTIONAL and isinstance(bcm, bool):
                 if bcm:
+                    whose, absent = _OPTIONAL_WORDS[control.function]
                     raise self.at(
                         ConfigError(
-                            "door = true does not say which GPIO: give the door switch's "
-                            "BCM GPIO number, or door = false when there is no door switch"
+                            f"{key} = true does not say which GPIO: give {whose} BCM GPIO "
+                            f"number, or {key} = false when there is {absent}"
                         ),
                         (name, key),
                     )

@@ -10,8 +10,11 @@ panel, for both cabinet orientations, each button labelled with its GPIO and hea
 
 Each player's slot buttons run 1 to 4 from their own left to right (rule R3). The pile
 buttons follow the piles on the screen: pile 1 on the left as player 1 sees it, so in a
-cocktail table player 2 has pile 2 on their left. Below the header: TEST, SERVICE and the
-door switch, inside the door.
+cocktail table player 2 has pile 2 on their left. Below the header, inside the door: TEST,
+SERVICE and the door switch; under them the coin lines, coin 1 and 2 (inputs, wired like
+buttons) and the coin meter and lockout, marked as outputs (``→ driver``: each drives a
+transistor, never a coil directly). A line the map leaves out is drawn dashed, "not
+fitted".
 
 The output is deterministic (integer coordinates, fixed attribute order), so the diagram
 committed with the docs can be compared with what the code draws now.
@@ -22,15 +25,25 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Final
 
-from wiring.colours import GROUND_COLOUR, wire_colour
-from wiring.default import COIN_GPIO
+from wiring.colours import GROUND_COLOUR, WireColour, wire_colour
 from wiring.header import HEADER, RESERVED, HeaderPin, PinKind
-from wiring.pinmap import OPERATOR_CONTROLS, PLAYER_BUTTONS, Assignment, Control, Function, PinMap
+from wiring.pinmap import (
+    COIN_INPUTS,
+    OPERATOR_CONTROLS,
+    PLAYER_BUTTONS,
+    Assignment,
+    Control,
+    Function,
+    PinMap,
+)
 from wiring.table import harness_ground
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
 WIDTH: Final = 1100
-HEIGHT: Final = 900
+HEIGHT: Final = 940
+
+#: How an output is marked, in the header pin's label and under its button.
+OUTPUT_MARK: Final = "→ driver"
 
 _FONT: Final = "DejaVu Sans, Arial, Helvetica, sans-serif"
 _POWER_FILL: Final = {PinKind.POWER_3V3: "#f6dcb4", PinKind.POWER_5V: "#f0b0b0"}
@@ -38,6 +51,7 @@ _RESERVED_FILL: Final = "#d0d0d0"
 _FREE_FILL: Final = "#ffffff"
 _PANEL_FILL: Final = "#f4f1ea"
 _TABLE_FILL: Final = "#e3ddd0"
+_OUTPUT_INK: Final = "#b03000"
 
 # Header geometry (px): the two columns' centres, the first row and the row pitch.
 _HEADER_X: Final = (215, 245)
@@ -53,6 +67,16 @@ _SLOT_DX: Final = (40, 110, 180, 250)
 _PILE_DX: Final = (110, 180)
 _NEAR_ROW_DY: Final = 120  # the row nearer the player: slots
 _FAR_ROW_DY: Final = 35  # the row towards the screen: piles
+
+# The operator's area (px): its top left, the buttons' row and the coin lines' row.
+_DOOR_X: Final = 20
+_DOOR_Y: Final = 660
+_DOOR_W: Final = 410
+_DOOR_H: Final = 200
+_DOOR_BUTTON_DX: Final = (70, 205, 340)
+_DOOR_BUTTON_DY: Final = 42
+_DOOR_COIN_DX: Final = (58, 156, 254, 352)
+_DOOR_COIN_DY: Final = 130
 
 
 def render_svg(pin_map: PinMap, title: str = "default pin map") -> str:
@@ -119,7 +143,10 @@ def _draw_header(
 def _pin_style(pin: HeaderPin, used: Assignment | None) -> tuple[str, str]:
     """(fill colour, label) of a header pin."""
     if used is not None:
-        return wire_colour(used.control.function).hex, f"GPIO{used.bcm} {_short(used.control)}"
+        label = f"GPIO{used.bcm} {_short(used.control)}"
+        if used.control.function.is_output:
+            label += f" {OUTPUT_MARK}"
+        return wire_colour(used.control.function).hex, label
     if pin.kind is PinKind.GROUND:
         return GROUND_COLOUR.hex, "GND"
     if pin.kind in _POWER_FILL:
@@ -127,8 +154,7 @@ def _pin_style(pin: HeaderPin, used: Assignment | None) -> tuple[str, str]:
     assert pin.bcm is not None
     if pin.bcm in RESERVED:
         return _RESERVED_FILL, f"{pin.label} {RESERVED[pin.bcm].bus.value} (keep free)"
-    note = " free (coin input later)" if pin.bcm == COIN_GPIO else " free"
-    return _FREE_FILL, pin.label + note
+    return _FREE_FILL, f"{pin.label} free"
 
 
 def _draw_pin(
@@ -149,7 +175,11 @@ def _draw_pin(
         r = _PIN_R
         ET.SubElement(g, "rect", _box(x - r, y - r, 2 * r, 2 * r, fill=fill, stroke="#888888"))
     else:
-        ET.SubElement(g, "circle", _circle(x, y, _PIN_R, fill))
+        circle = ET.SubElement(g, "circle", _circle(x, y, _PIN_R, fill))
+        stripe = wire_colour(used.control.function).stripe if used is not None else None
+        if stripe is not None:  # too small to cross with a stripe: ringed in its colour
+            circle.set("stroke", stripe)
+            circle.set("stroke-width", "3")
     _text(g, x, y + 3, str(pin.physical), size=8, anchor="middle", fill=_ink(fill))
     bold = used is not None
     if odd:
@@ -171,7 +201,13 @@ def _draw_legend(parent: ET.Element, y: int) -> None:
         ET.SubElement(parent, "circle", _circle(x, y - 4, 6, fill))
         _text(parent, x + 10, y, name, size=11)
         x += 30 + 7 * len(name)
-    _text(parent, 30, y + 18, "A used pin is filled with its wire's colour.", size=11)
+    _text(
+        parent,
+        30,
+        y + 18,
+        f"A used pin is filled with its wire's colour; {OUTPUT_MARK} marks an output.",
+        size=11,
+    )
 
 
 # -- panels -------------------------------------------------------------------------------
@@ -180,19 +216,27 @@ def _draw_legend(parent: ET.Element, y: int) -> None:
 def _draw_button(
     parent: ET.Element, ident: str, x: int, y: int, pin_map: PinMap, control: Control
 ) -> None:
-    """A button at (x, y) with its name, GPIO and header pin written under it."""
+    """A button (or coin line) at (x, y) with its name, GPIO and header pin written under
+    it; an output also says ``→ driver``."""
     g = ET.SubElement(parent, "g", {"id": ident})
     bcm = pin_map.bcm(control)
     if bcm is None:
         ET.SubElement(g, "circle", _circle(x, y, _BUTTON_R, _FREE_FILL, dashed=True))
         _text(g, x, y + _BUTTON_R + 14, _short_function(control), size=11, anchor="middle")
         _text(g, x, y + _BUTTON_R + 27, "not fitted", size=10, anchor="middle")
-        return
-    ET.SubElement(g, "circle", _circle(x, y, _BUTTON_R, wire_colour(control.function).hex))
-    physical = next(a.physical for a in pin_map if a.control == control)
-    _text(g, x, y + _BUTTON_R + 14, _short_function(control), size=11, anchor="middle", bold=True)
-    _text(g, x, y + _BUTTON_R + 27, f"GPIO{bcm}", size=10, anchor="middle")
-    _text(g, x, y + _BUTTON_R + 39, f"pin {physical}", size=10, anchor="middle")
+        below = y + _BUTTON_R + 39
+    else:
+        colour = wire_colour(control.function)
+        ET.SubElement(g, "circle", _circle(x, y, _BUTTON_R, colour.hex))
+        _stripe(g, x, y, _BUTTON_R, colour)
+        physical = next(a.physical for a in pin_map if a.control == control)
+        name = _short_function(control)
+        _text(g, x, y + _BUTTON_R + 14, name, size=11, anchor="middle", bold=True)
+        _text(g, x, y + _BUTTON_R + 27, f"GPIO{bcm}", size=10, anchor="middle")
+        _text(g, x, y + _BUTTON_R + 39, f"pin {physical}", size=10, anchor="middle")
+        below = y + _BUTTON_R + 51
+    if control.function.is_output:
+        _text(g, x, below, OUTPUT_MARK, size=10, anchor="middle", bold=True, fill=_OUTPUT_INK)
 
 
 def _draw_panel(
@@ -294,15 +338,48 @@ def _draw_cocktail(svg: ET.Element, pin_map: PinMap) -> None:
 
 
 def _draw_operator(svg: ET.Element, pin_map: PinMap) -> None:
+    """Inside the door: TEST, SERVICE and the door switch, then the coin inputs and the
+    outputs, with how to wire the coin lines written under them."""
     g = ET.SubElement(svg, "g", {"id": "door"})
-    x0, y0 = 20, 670
+    x0, y0 = _DOOR_X, _DOOR_Y
     _text(g, x0, y0, "Inside the door (operator)", 14, bold=True)
-    ET.SubElement(g, "rect", _box(x0, y0 + 10, 410, 110, fill=_PANEL_FILL, rx=10))
-    for dx, function in zip((70, 205, 340), OPERATOR_CONTROLS, strict=True):
-        _draw_button(g, f"door-{function.value}", x0 + dx, y0 + 45, pin_map, Control(function))
+    ET.SubElement(g, "rect", _box(x0, y0 + 8, _DOOR_W, _DOOR_H, fill=_PANEL_FILL, rx=10))
+    coin = tuple(f for f in OPERATOR_CONTROLS if f in COIN_INPUTS or f.is_output)
+    buttons = tuple(f for f in OPERATOR_CONTROLS if f not in coin)
+    for dxs, dy, functions in (
+        (_DOOR_BUTTON_DX, _DOOR_BUTTON_DY, buttons),
+        (_DOOR_COIN_DX, _DOOR_COIN_DY, coin),
+    ):
+        for dx, function in zip(dxs, functions, strict=True):
+            ident = f"door-{function.value}"
+            _draw_button(g, ident, x0 + dx, y0 + dy, pin_map, Control(function))
+    notes = (
+        "Coin 1, coin 2: the mechanism's COIN signal to the GPIO, its ground",
+        "to GND, like a button (open-collector or opto output; docs/pricing.md).",
+        f"Meter, lockout are outputs ({OUTPUT_MARK}): GPIO high switches a",
+        "transistor or MOSFET driver; never hang a coil on a GPIO.",
+    )
+    for i, note in enumerate(notes):
+        _text(g, x0, y0 + _DOOR_H + 30 + 14 * i, note, 11)
 
 
 # -- small helpers ------------------------------------------------------------------------
+
+
+def _stripe(parent: ET.Element, x: int, y: int, r: int, colour: WireColour) -> None:
+    """A striped wire's stripe across the circle of radius ``r`` at (x, y)."""
+    if colour.stripe is None:
+        return
+    d = r * 7 // 10
+    attrs = {
+        "x1": str(x - d),
+        "y1": str(y + d),
+        "x2": str(x + d),
+        "y2": str(y - d),
+        "stroke": colour.stripe,
+        "stroke-width": str(max(2, r // 4)),
+    }
+    ET.SubElement(parent, "line", attrs)
 
 
 def _short(control: Control) -> str:

@@ -45,7 +45,7 @@ class WiringError(ValueError):
 
 
 class PinUsedTwiceError(WiringError):
-    """Two controls are wired to the same GPIO."""
+    """Two controls (buttons, switches, coin lines) are wired to the same GPIO."""
 
     def __init__(
         self,
@@ -67,7 +67,7 @@ class PinUsedTwiceError(WiringError):
 
         super().__init__(
             f"GPIO{bcm} is used twice: for {named(first, first_origin)} and for "
-            f"{named(second, second_origin)}; each button needs a GPIO of its own"
+            f"{named(second, second_origin)}; each needs a GPIO of its own"
             + (f" (free: {spare})" if spare else "")
         )
 

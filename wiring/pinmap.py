@@ -1,8 +1,14 @@
-"""The pin map: which GPIO each button of the cabinet is wired to.
+"""The pin map: which GPIO each control of the cabinet is wired to.
 
-Every button is wired *active low*: one terminal to the GPIO, the other to ground, with the
-Pi's internal pull-up holding the GPIO high until the button closes (gpiozero:
-``Button(bcm, pull_up=True)``). No resistors are needed.
+Every input is wired *active low*: the buttons (one terminal to the GPIO, the other to
+ground) and the coin mechanisms' COIN signals (an open-collector, opto or micro-switch
+output that pulls the GPIO to ground for one pulse per coin). The Pi's internal pull-up
+holds the GPIO high until the contact closes (gpiozero: ``Button(bcm, pull_up=True)``).
+No resistors are needed.
+
+The two outputs, the coin meter and the coin lockout (:data:`OUTPUTS`), are driven
+*active high* (GPIO high = coil energised) and always through a transistor or MOSFET
+driver: a coil never hangs on a GPIO.
 
 A :class:`PinMap` is checked when it is made: every GPIO is on the 40-pin header, none is
 used twice, reserved GPIOs only where ``allow_reserved`` says so, and every required button
@@ -26,7 +32,7 @@ from wiring.errors import (
 )
 from wiring.header import PHYSICAL_PIN, RESERVED
 
-#: Buttons close to ground and the GPIO uses the Pi's internal pull-up.
+#: Buttons and coin inputs close to ground and the GPIO uses the Pi's internal pull-up.
 PULL_UP: Final = True
 
 #: The two players, as the code numbers them. People see them as player 1 and player 2.
@@ -48,11 +54,29 @@ class Function(enum.Enum):
     """The operator's SERVICE button, inside the door: a free credit / menu navigation."""
     DOOR = "door"
     """The optional door switch: closed while the door is shut."""
+    COIN1 = "coin1"
+    """Optional input: coin mechanism 1's COIN signal, one pulse to ground (typically
+    20-150 ms) per coin; wired like a button."""
+    COIN2 = "coin2"
+    """Optional input: coin mechanism 2's COIN signal, as :attr:`COIN1`."""
+    METER = "meter"
+    """Optional output: pulses the mechanical coin counter, one pulse per coin unit, through
+    a transistor driver."""
+    LOCKOUT = "lockout"
+    """Optional output: holds the coin mechanisms' lockout coil energised, through a
+    transistor driver, while coins are accepted; de-energised (as with the cabinet off),
+    coins are rejected."""
 
     @property
     def is_player_button(self) -> bool:
         """True for the six buttons each player has (four slots, two piles)."""
         return self in PLAYER_BUTTONS
+
+    @property
+    def is_output(self) -> bool:
+        """True for the lines the Pi drives (the coin meter and the lockout), False for the
+        inputs it reads."""
+        return self in OUTPUTS
 
 
 #: Each player's six buttons, in panel order: slots 1-4, then piles 1-2.
@@ -65,11 +89,37 @@ PLAYER_BUTTONS: Final[tuple[Function, ...]] = (
     Function.PILE2,
 )
 
-#: The operator's controls inside the door, in table order.
-OPERATOR_CONTROLS: Final[tuple[Function, ...]] = (Function.TEST, Function.SERVICE, Function.DOOR)
+#: The operator's lines inside the door, in table order: the buttons, the door switch, the
+#: coin inputs, then the outputs.
+OPERATOR_CONTROLS: Final[tuple[Function, ...]] = (
+    Function.TEST,
+    Function.SERVICE,
+    Function.DOOR,
+    Function.COIN1,
+    Function.COIN2,
+    Function.METER,
+    Function.LOCKOUT,
+)
 
-#: The operator's controls a map may leave out.
-OPTIONAL: Final[frozenset[Function]] = frozenset({Function.DOOR})
+#: The operator's lines a map may leave out.
+OPTIONAL: Final[frozenset[Function]] = frozenset(
+    {Function.DOOR, Function.COIN1, Function.COIN2, Function.METER, Function.LOCKOUT}
+)
+
+#: The lines the Pi drives (active high, through a transistor driver); all others are inputs.
+OUTPUTS: Final[frozenset[Function]] = frozenset({Function.METER, Function.LOCKOUT})
+
+#: The coin mechanisms' COIN signals, mechanism 1 first.
+COIN_INPUTS: Final[tuple[Function, ...]] = (Function.COIN1, Function.COIN2)
+
+#: How people name the operator's lines that are not named by their function in capitals.
+_LABELS: Final[dict[Function, str]] = {
+    Function.DOOR: "door switch",
+    Function.COIN1: "coin 1",
+    Function.COIN2: "coin 2",
+    Function.METER: "coin meter",
+    Function.LOCKOUT: "coin lockout",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +147,11 @@ class Control:
 
     @property
     def label(self) -> str:
-        """How people name it: ``player 1 slot1``, ``TEST``, ``door switch``."""
+        """How people name it: ``player 1 slot1``, ``TEST``, ``door switch``, ``coin 1``,
+        ``coin meter``."""
         if self.player is not None:
             return f"player {self.player + 1} {self.function.value}"
-        if self.function is Function.DOOR:
-            return "door switch"
-        return self.function.name
+        return _LABELS.get(self.function, self.function.name)
 
     @property
     def order(self) -> tuple[int, int]:
@@ -221,7 +270,8 @@ class PinMap:
         return {a.control: a.bcm for a in self.assignments}
 
     def bcm(self, control: Control) -> int | None:
-        """The GPIO of ``control``, or ``None`` when it is not wired (only the door may not be)."""
+        """The GPIO of ``control``, or ``None`` when it is not wired (only an optional line,
+        :data:`OPTIONAL`, may be left out)."""
         return next((a.bcm for a in self.assignments if a.control == control), None)
 
     def player_pins(self, player: int) -> dict[str, int]:

@@ -1,8 +1,9 @@
 """The installer's wiring table: function, player, GPIO, header pin and wire colour.
 
 :func:`table_rows` gives the rows as data (one per wired control, plus one ground row per
-harness); :func:`format_table` lays them out as the plain text ``spit-cabinet wiring``
-prints.
+harness; the coin lines are in the operator's harness); :func:`format_table` lays them out
+as the plain text ``spit-cabinet wiring`` prints, with notes on how to wire the coin
+mechanisms and the two outputs.
 """
 
 from __future__ import annotations
@@ -11,9 +12,18 @@ from dataclasses import dataclass
 from typing import Final
 
 from wiring.colours import GROUND_COLOUR, wire_colour
-from wiring.default import COIN_GPIO
 from wiring.header import PHYSICAL_PIN, RESERVED, Bus, ground_for
-from wiring.pinmap import PLAYERS, Assignment, Control, Function, PinMap
+from wiring.pinmap import (
+    COIN_INPUTS,
+    OPERATOR_CONTROLS,
+    OPTIONAL,
+    OUTPUTS,
+    PLAYERS,
+    Assignment,
+    Control,
+    Function,
+    PinMap,
+)
 
 #: Column headings of the table.
 HEADINGS: Final[tuple[str, str, str, str, str]] = ("function", "player", "BCM", "pin", "wire")
@@ -37,7 +47,8 @@ class Row:
 
 
 def function_name(control: Control) -> str:
-    """The table's name for a control's function: ``slot1``, ``TEST``, ``door switch``."""
+    """The table's name for a control's function: ``slot1``, ``TEST``, ``door switch``,
+    ``coin 1``, ``coin meter``."""
     if control.function.is_player_button:
         return control.function.value
     return control.label
@@ -78,7 +89,8 @@ def table_rows(pin_map: PinMap) -> list[Row]:
 
 
 def format_table(pin_map: PinMap, title: str = "default pin map") -> str:
-    """The table as aligned text, with notes on how to wire and which GPIOs are free."""
+    """The table as aligned text, with notes on how to wire, which GPIOs are free and which
+    optional lines are not wired."""
     rows = [Row(*HEADINGS), *table_rows(pin_map)]
     widths = [max(len(r.cells()[i]) for r in rows) for i in range(len(HEADINGS))]
     lines = [
@@ -101,15 +113,39 @@ def format_table(pin_map: PinMap, title: str = "default pin map") -> str:
     lines.append("Kept free for their buses: " + _reserved_summary(pin_map))
     if pin_map.bcm(Control(Function.DOOR)) is None:
         lines.append("No door switch.")
+    unwired = [
+        Control(f).label
+        for f in OPERATOR_CONTROLS
+        if f in OPTIONAL and f is not Function.DOOR and pin_map.bcm(Control(f)) is None
+    ]
+    if unwired:
+        lines.append("Not wired: " + ", ".join(unwired) + ".")
+    wired = {a.control.function for a in pin_map}
+    if wired & set(COIN_INPUTS):
+        lines.extend(COIN_NOTE)
+    if wired & OUTPUTS:
+        lines.extend(OUTPUT_NOTE)
     return "\n".join(lines) + "\n"
 
 
+#: The note under a table that has a coin input.
+COIN_NOTE: Final[tuple[str, ...]] = (
+    "Coin inputs are wired like the buttons: the mechanism's COIN signal to its GPIO, the",
+    "mechanism's ground to GND, no resistors. The signal must be an open-collector or opto",
+    "output (or a micro-switch); a mechanism with a 12 V pull-up on its output must not be",
+    "wired straight to a GPIO (docs/pricing.md).",
+)
+
+#: The note under a table that has an output.
+OUTPUT_NOTE: Final[tuple[str, ...]] = (
+    "Coin meter and coin lockout are outputs (GPIO high = coil on): each GPIO drives a",
+    "transistor or MOSFET driver that switches the coil, never a coil directly",
+    "(docs/pricing.md).",
+)
+
+
 def _free(pin_map: PinMap) -> str:
-    parts = []
-    for bcm in pin_map.free_gpios():
-        note = ", keep for a coin input" if bcm == COIN_GPIO else ""
-        parts.append(f"GPIO{bcm} (pin {PHYSICAL_PIN[bcm]}{note})")
-    return ", ".join(parts)
+    return ", ".join(f"GPIO{b} (pin {PHYSICAL_PIN[b]})" for b in pin_map.free_gpios())
 
 
 def _reserved_summary(pin_map: PinMap) -> str:

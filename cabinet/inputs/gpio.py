@@ -29,7 +29,7 @@ from gpiozero import Device, DigitalInputDevice
 
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.clock import Clock, monotonic_clock
-from cabinet.inputs.controls import ALL_CONTROLS, Control
+from cabinet.inputs.controls import ALL_CONTROLS, REQUIRED_CONTROLS, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from wiring.default import DEFAULT_PIN_MAP
 from wiring.pinmap import PinMap
@@ -55,8 +55,8 @@ _HEADER_GPIOS = range(28)
 
 
 class PinMapError(ValueError):
-    """A pin map misses a control, names one twice, or gives a number that is not a
-    BCM GPIO of the 40-pin header."""
+    """A pin map misses a required control, names one twice, or gives a number that is
+    not a BCM GPIO of the 40-pin header."""
 
 
 class UnsupportedPinFactoryError(ValueError):
@@ -64,15 +64,17 @@ class UnsupportedPinFactoryError(ValueError):
 
 
 def check_pin_map(pins: Mapping[Control, int]) -> dict[Control, int]:
-    """The pin map, checked: every control once, each on its own header GPIO (0 to 27)."""
-    missing = [c.name for c in ALL_CONTROLS if c not in pins]
+    """The pin map, checked: every required control (the coin lines may be left out)
+    once, each on its own header GPIO (0 to 27)."""
+    missing = [c.name for c in REQUIRED_CONTROLS if c not in pins]
     if missing:
         raise PinMapError(f"the pin map has no pin for {', '.join(missing)}")
     unknown = [repr(c) for c in pins if c not in ALL_CONTROLS]
     if unknown:
         raise PinMapError(f"the pin map names unknown controls: {', '.join(unknown)}")
     owner: dict[int, Control] = {}
-    for control in ALL_CONTROLS:
+    wired = [c for c in ALL_CONTROLS if c in pins]
+    for control in wired:
         bcm = pins[control]
         if isinstance(bcm, bool) or not isinstance(bcm, int) or bcm not in _HEADER_GPIOS:
             raise PinMapError(
@@ -81,7 +83,7 @@ def check_pin_map(pins: Mapping[Control, int]) -> dict[Control, int]:
         if bcm in owner:
             raise PinMapError(f"GPIO{bcm} is given to both {owner[bcm].name} and {control.name}")
         owner[bcm] = control
-    return {c: pins[c] for c in ALL_CONTROLS}
+    return {c: pins[c] for c in wired}
 
 
 def ticks_to_ns(ticks: float) -> int:

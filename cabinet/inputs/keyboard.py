@@ -5,6 +5,11 @@ Default key map (:data:`DEFAULT_KEYS`), as the players sit, player 1 on the left
     player 1   slots  A S D F    piles  W E
     player 2   slots  J K L ;    piles  I O
     operator   TEST   F2         SERVICE  9     (MAME's keys for the same switches)
+    coins      coin 1  5         coin 2   6     (MAME's coin keys)
+
+A coin key stands for a coin mechanism: each press of it is one low pulse of
+:data:`COIN_KEY_PULSE_NS` on the coin line, however long the key is held, as a mechanism
+gives one fixed pulse per coin.
 
 Remap with :meth:`KeyMap.from_names`, from ``{control name: key name}`` (the names
 ``pygame.key.key_code`` accepts, e.g. ``"left shift"``, ``"f5"``, ``"[1]"``).
@@ -48,8 +53,14 @@ DEFAULT_KEYS: dict[str, str] = {
     "p2.pile2": "o",
     "test": "f2",
     "service": "9",
+    "coin1": "5",
+    "coin2": "6",
 }
 """The default key map, ``{control name: pygame key name}``."""
+
+
+COIN_KEY_PULSE_NS = 60_000_000
+"""The low pulse a coin key gives its coin line: 60 ms, a coin mechanism's middle speed."""
 
 
 class KeyMapError(ValueError):
@@ -198,4 +209,10 @@ class KeyboardInput(InputBackend):
         last = len(mapped) - 1
         put = self.edges.put
         for k, (control, pressed) in enumerate(mapped):
-            put(RawEdge(control, pressed, pumped_ns - (last - k)))
+            t_ns = pumped_ns - (last - k)
+            if control.is_coin:
+                if pressed:  # one whole pulse, as a coin mechanism gives
+                    put(RawEdge(control, True, t_ns))
+                    put(RawEdge(control, False, t_ns + COIN_KEY_PULSE_NS))
+                continue
+            put(RawEdge(control, pressed, t_ns))

@@ -43,6 +43,8 @@ class AuditGroup(enum.Enum):
     """Stuck switches and chatter per button, light link drops."""
     POWER = "power"
     """Power-ons and uptime."""
+    MONEY = "money"
+    """Coins, credits, earnings and coin errors."""
 
 
 class GameNotOverError(ValueError):
@@ -197,14 +199,45 @@ class PowerCounts:
     to start three times in a row, or an operator's ``spit-cabinet-update --rollback``."""
 
 
-Counts = GameCounts | PlayCounts | HardwareCounts | PowerCounts
-C = TypeVar("C", GameCounts, PlayCounts, HardwareCounts, PowerCounts)
+@dataclass(slots=True)
+class MoneyCounts:
+    """The coins and what they bought (the ledger, :mod:`cabinet.money.ledger`, holds the
+    same lifetime figures, written in the same transactions)."""
+
+    coins1: int = 0
+    """Coins taken by coin mechanism 1."""
+    coins2: int = 0
+    """Coins taken by coin mechanism 2."""
+    coin_units: int = 0
+    """Their worth in coin units (one meter pulse each)."""
+    earnings_cents: int = 0
+    """Their worth in hundredths of the operator's currency, at the coin values set when
+    each was taken."""
+    paid_credits: int = 0
+    """Credits bought with coins, bonus credits included."""
+    bonus_credits: int = 0
+    service_credits: int = 0
+    """Credits given with the SERVICE button."""
+    credits_spent: int = 0
+    credits_cleared: int = 0
+    paid_games: int = 0
+    """Matches started for credits."""
+    free_play_games: int = 0
+    """Matches started for nothing: free play, or a free game against the CPU."""
+    coin_errors1: int = 0
+    """Pulses on coin line 1 that were no coin: too short, too long, held low."""
+    coin_errors2: int = 0
+
+
+Counts = GameCounts | PlayCounts | HardwareCounts | PowerCounts | MoneyCounts
+C = TypeVar("C", GameCounts, PlayCounts, HardwareCounts, PowerCounts, MoneyCounts)
 
 _COUNT_TYPES: dict[AuditGroup, type[Any]] = {
     AuditGroup.GAMES: GameCounts,
     AuditGroup.PLAY: PlayCounts,
     AuditGroup.HARDWARE: HardwareCounts,
     AuditGroup.POWER: PowerCounts,
+    AuditGroup.MONEY: MoneyCounts,
 }
 
 
@@ -230,6 +263,7 @@ class Audits:
             HardwareCounts(), HardwareCounts(), created_at
         )
         self.power: GroupAudit[PowerCounts] = GroupAudit(PowerCounts(), PowerCounts(), created_at)
+        self.money: GroupAudit[MoneyCounts] = GroupAudit(MoneyCounts(), MoneyCounts(), created_at)
 
     def group(self, group: AuditGroup) -> GroupAudit[Any]:
         audit: GroupAudit[Any] = getattr(self, group.value)
@@ -318,6 +352,11 @@ class Audits:
         if elapsed_ms < 0:
             raise ValueError(f"uptime only grows; got {elapsed_ms} ms")
         self._add(AuditGroup.POWER, PowerCounts(uptime_ms=elapsed_ms))
+
+    def count_money(self, delta: MoneyCounts) -> None:
+        """Count a coin, a credit, a game's price or a coin error (``delta`` holds the
+        changes: ``MoneyCounts(coins1=1, coin_units=2, ...)``)."""
+        self._add(AuditGroup.MONEY, delta)
 
     def clear(self, group: AuditGroup, at: datetime) -> None:
         """Zero a group's current counters (its lifetime totals stay); ``at`` is now."""

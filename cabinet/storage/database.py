@@ -104,6 +104,12 @@ MIGRATIONS: tuple[str, ...] = (
         record      TEXT NOT NULL      -- the match record, MatchRecord.dumps()
     );
     """,
+    """
+    CREATE TABLE money (
+        name  TEXT PRIMARY KEY,        -- a count of cabinet.money.ledger.Ledger
+        value INTEGER NOT NULL         -- since the cabinet first started; never reset
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -32,6 +32,7 @@ class SettingGroup(enum.Enum):
     GAME = "game"
     CABINET = "cabinet"
     OPERATOR = "operator"
+    PRICING = "pricing"
 
 
 class SettingError(ValueError):

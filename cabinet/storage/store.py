@@ -12,9 +12,10 @@ The main loop and the service menu use one :class:`CabinetStore`, from one threa
     store.settings.set(VOLUME, 60)                       # in the menu, checked at once
     store.save(now_ns=time.monotonic_ns())               # leaving the menu
 
-Each of :meth:`record_game`, :meth:`save`, :meth:`save_settings`, :meth:`factory_reset`,
-:meth:`clear_audits` and :meth:`power_on` is one transaction: after it returns, what it
-wrote survives a crash or a power cut, and a cut during it leaves none of it.
+Each of :meth:`record_game`, :meth:`commit_money`, :meth:`save`, :meth:`save_settings`,
+:meth:`factory_reset`, :meth:`clear_audits` and :meth:`power_on` is one transaction: after
+it returns, what it wrote survives a crash or a power cut, and a cut during it leaves none
+of it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.storage.audits import AuditGroup, Audits, check_seats, load_audits, write_audits
+from cabinet.money.ledger import Ledger
+from cabinet.storage.audits import (
+    AuditGroup,
+    Audits,
+    MoneyCounts,
+    check_seats,
+    load_audits,
+    write_audits,
+)
 from cabinet.storage.database import (
     BUSY_TIMEOUT_S,
     Access,
@@ -36,6 +45,7 @@ from cabinet.storage.database import (
     set_aside,
     utc_now,
 )
+from cabinet.storage.money import load_ledger, write_ledger
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
@@ -69,7 +79,15 @@ class CabinetStore:
         """The counters, as last saved plus what was counted since."""
         self.records = RecordStore(db)
         """The last games (read only; :meth:`record_game` adds)."""
-        self.problems: list[StorageProblem] = [*problems, *setting_problems, *audit_problems]
+        ledger, money_problems = load_ledger(db)
+        self.ledger: Ledger = ledger
+        """The money counts as last committed (:meth:`commit_money` replaces it)."""
+        self.problems: list[StorageProblem] = [
+            *problems,
+            *setting_problems,
+            *audit_problems,
+            *money_problems,
+        ]
         """What went wrong opening the data, for the screen; already logged."""
         self._uptime_mark_ns: int | None = None
 
@@ -164,6 +182,22 @@ class CabinetStore:
             self.audits = before
             raise
         return game_id
+
+    def commit_money(self, ledger: Ledger, counted: MoneyCounts | None = None) -> None:
+        """Make ``ledger`` the money counts and count ``counted`` in the audits, in one
+        transaction: when it returns, both survive a power cut; when it raises, neither
+        changed (in the file or here)."""
+        before = copy.deepcopy(self.audits)
+        try:
+            if counted is not None:
+                self.audits.count_money(counted)
+            with self.db.transaction() as conn:
+                write_ledger(conn, ledger)
+                write_audits(conn, self.audits)
+        except BaseException:
+            self.audits = before
+            raise
+        self.ledger = ledger
 
     def save_audits(self, now_ns: int | None = None) -> None:
         """Write the counters (hardware counts, uptime since the last save) now."""

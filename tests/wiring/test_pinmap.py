@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.edges import Button
-from wiring.default import COIN_GPIO, DEFAULT_PIN_MAP
+from wiring.default import DEFAULT_PIN_MAP, DEFAULT_PINS
 from wiring.errors import (
     DuplicateControlError,
     MissingButtonError,
@@ -19,7 +19,10 @@ from wiring.errors import (
 )
 from wiring.header import RESERVED
 from wiring.pinmap import (
+    COIN_INPUTS,
     OPERATOR_CONTROLS,
+    OPTIONAL,
+    OUTPUTS,
     PLAYER_BUTTONS,
     REQUIRED,
     Assignment,
@@ -31,7 +34,10 @@ from wiring.pinmap import (
 P1_SLOT1 = Control(Function.SLOT1, 0)
 P2_SLOT1 = Control(Function.SLOT1, 1)
 FREE_GPIOS = [b for b in range(28) if b not in RESERVED]
-EVERY_CONTROL = [*REQUIRED, Control(Function.DOOR)]
+OPTIONAL_CONTROLS = [Control(f) for f in OPERATOR_CONTROLS if f in OPTIONAL]
+EVERY_CONTROL = [*REQUIRED, *OPTIONAL_CONTROLS]
+COIN1, COIN2 = Control(Function.COIN1), Control(Function.COIN2)
+METER, LOCKOUT = Control(Function.METER), Control(Function.LOCKOUT)
 
 
 # -- the model ----------------------------------------------------------------------------
@@ -46,6 +52,13 @@ def test_a_control_knows_whose_it_is() -> None:
     assert Control(Function.PILE2, 1).label == "player 2 pile2"
     assert Control(Function.TEST).label == "TEST"
     assert Control(Function.DOOR).label == "door switch"
+    assert [c.label for c in (COIN1, COIN2, METER, LOCKOUT)] == [
+        "coin 1",
+        "coin 2",
+        "coin meter",
+        "coin lockout",
+    ]
+    assert repr(METER) == "Control(Function.METER)"
     assert repr(P2_SLOT1) == "Control(Function.SLOT1, 1)"
     assert repr(Control(Function.SERVICE)) == "Control(Function.SERVICE)"
 
@@ -56,25 +69,78 @@ def test_a_player_button_needs_player_0_or_1(player: int | None) -> None:
         Control(Function.SLOT1, player)
 
 
-def test_an_operator_control_has_no_player() -> None:
+@pytest.mark.parametrize("function", [Function.TEST, *COIN_INPUTS, *sorted(OUTPUTS, key=str)])
+def test_an_operator_control_has_no_player(function: Function) -> None:
     with pytest.raises(ValueError, match="operator control"):
-        Control(Function.TEST, 0)
+        Control(function, 0)
+
+
+def test_the_coin_lines_values_and_kinds() -> None:
+    assert [f.value for f in (Function.COIN1, Function.COIN2)] == ["coin1", "coin2"]
+    assert [f.value for f in (Function.METER, Function.LOCKOUT)] == ["meter", "lockout"]
+    assert COIN_INPUTS == (Function.COIN1, Function.COIN2)
+    assert frozenset({Function.METER, Function.LOCKOUT}) == OUTPUTS
+    assert [f for f in Function if f.is_output] == [Function.METER, Function.LOCKOUT]
+    assert not any(f.is_player_button for f in (*COIN_INPUTS, *OUTPUTS))
+
+
+def test_the_operators_lines_come_in_table_order_and_the_coin_lines_are_optional() -> None:
+    assert OPERATOR_CONTROLS == (
+        Function.TEST,
+        Function.SERVICE,
+        Function.DOOR,
+        Function.COIN1,
+        Function.COIN2,
+        Function.METER,
+        Function.LOCKOUT,
+    )
+    assert frozenset(
+        {Function.DOOR, Function.COIN1, Function.COIN2, Function.METER, Function.LOCKOUT}
+    ) == OPTIONAL
+    assert [c.order for c in (Control(Function.TEST), COIN1, COIN2, METER, LOCKOUT)] == [
+        (2, 0),
+        (2, 3),
+        (2, 4),
+        (2, 5),
+        (2, 6),
+    ]
+    # Still every player's button, then TEST and SERVICE: nothing optional is required.
+    assert len(REQUIRED) == 14
+    assert REQUIRED[-2:] == (Control(Function.TEST), Control(Function.SERVICE))
+    assert not any(c.function in OPTIONAL for c in REQUIRED)
 
 
 # -- the default map ----------------------------------------------------------------------
 
 
-def test_default_map_wires_every_button_and_the_door() -> None:
-    assert set(DEFAULT_PIN_MAP.pins()) == set(EVERY_CONTROL)
-    assert len(DEFAULT_PIN_MAP) == 15
+def test_default_map_wires_every_button_the_door_coin_1_and_the_meter() -> None:
+    assert set(DEFAULT_PIN_MAP.pins()) == {*REQUIRED, Control(Function.DOOR), COIN1, METER}
+    assert len(DEFAULT_PIN_MAP) == 17
+    assert DEFAULT_PIN_MAP.bcm(COIN1) == 4
+    assert DEFAULT_PIN_MAP.bcm(METER) == 21
+    assert [a.physical for a in DEFAULT_PIN_MAP if a.control in (COIN1, METER)] == [7, 40]
+    assert DEFAULT_PIN_MAP.bcm(COIN2) is None
+    assert DEFAULT_PIN_MAP.bcm(LOCKOUT) is None
 
 
-def test_default_map_avoids_reserved_pins_and_leaves_the_coin_gpio_free() -> None:
+def test_default_map_avoids_reserved_pins_and_uses_every_other_gpio() -> None:
     used = {a.bcm for a in DEFAULT_PIN_MAP}
     assert not used & set(RESERVED)
     assert DEFAULT_PIN_MAP.allow_reserved == frozenset()
-    assert COIN_GPIO not in used
-    assert DEFAULT_PIN_MAP.free_gpios() == (4, 21)
+    assert used == set(FREE_GPIOS)
+    assert DEFAULT_PIN_MAP.free_gpios() == ()
+
+
+def test_the_documented_coin_2_and_lockout_example_validates() -> None:
+    """wiring.default's docstring (and docs/wiring.md) put coin 2 and the lockout on SPI0's
+    CE1 and CE0 with allow_reserved: that map is valid, and without allowing it is not."""
+    pins = DEFAULT_PINS | {COIN2: 7, LOCKOUT: 8}
+    pin_map = PinMap.from_pins(pins, allow_reserved=[7, 8])
+    assert (pin_map.bcm(COIN2), pin_map.bcm(LOCKOUT)) == (7, 8)
+    assert [a.physical for a in pin_map if a.control in (COIN2, LOCKOUT)] == [26, 24]
+    assert pin_map.free_gpios() == ()
+    with pytest.raises(ReservedPinError, match="GPIO7 for coin 2 is reserved for SPI0 CE1"):
+        PinMap.from_pins(pins)
 
 
 def test_default_map_puts_each_player_on_one_side_of_the_header() -> None:
@@ -102,7 +168,13 @@ def test_assignments_come_in_table_order_whatever_order_they_are_given() -> None
     shuffled = PinMap(tuple(reversed(DEFAULT_PIN_MAP.assignments)))
     assert shuffled.assignments == DEFAULT_PIN_MAP.assignments
     assert [a.control for a in shuffled][:2] == [P1_SLOT1, Control(Function.SLOT2, 0)]
-    assert [a.control.function for a in shuffled][-3:] == list(OPERATOR_CONTROLS)
+    assert [a.control.function for a in shuffled][-5:] == [
+        Function.TEST,
+        Function.SERVICE,
+        Function.DOOR,
+        Function.COIN1,
+        Function.METER,
+    ]
 
 
 def test_bcm_of_an_unwired_door_is_none(default_pins: dict[Control, int]) -> None:
@@ -110,6 +182,15 @@ def test_bcm_of_an_unwired_door_is_none(default_pins: dict[Control, int]) -> Non
     pin_map = PinMap.from_pins(default_pins)
     assert pin_map.bcm(Control(Function.DOOR)) is None
     assert pin_map.bcm(Control(Function.TEST)) == 19
+
+
+def test_a_map_with_only_the_required_buttons_is_valid(default_pins: dict[Control, int]) -> None:
+    for control in OPTIONAL_CONTROLS:
+        default_pins.pop(control, None)
+    pin_map = PinMap.from_pins(default_pins)
+    assert len(pin_map) == len(REQUIRED)
+    assert all(pin_map.bcm(c) is None for c in OPTIONAL_CONTROLS)
+    assert pin_map.free_gpios() == (4, 20, 21)
 
 
 # -- validation errors --------------------------------------------------------------------
@@ -123,7 +204,7 @@ def test_a_pin_used_twice_names_both_functions(default_pins: dict[Control, int])
     assert (error.bcm, error.first, error.second) == (17, P1_SLOT1, P2_SLOT1)
     assert str(error) == (
         "GPIO17 is used twice: for player 1 slot1 and for player 2 slot1; "
-        "each button needs a GPIO of its own (free: GPIO4, GPIO18, GPIO21)"
+        "each needs a GPIO of its own (free: GPIO18)"
     )
 
 
@@ -214,24 +295,30 @@ def test_every_error_is_a_value_error() -> None:
 # -- properties over many maps ------------------------------------------------------------
 
 
-@given(st.permutations(FREE_GPIOS), st.booleans())
-def test_any_map_of_distinct_free_gpios_is_valid(order: list[int], with_door: bool) -> None:
-    controls = EVERY_CONTROL if with_door else list(REQUIRED)
-    pins = dict(zip(controls, order, strict=False))
+@given(
+    st.permutations(FREE_GPIOS),
+    st.lists(st.sampled_from(OPTIONAL_CONTROLS), unique=True, max_size=3),
+)
+def test_any_map_of_distinct_free_gpios_is_valid(
+    order: list[int], optional: list[Control]
+) -> None:
+    # 17 free GPIOs: the 14 required buttons and up to 3 optional lines.
+    pins = dict(zip([*REQUIRED, *optional], order, strict=False))
     pin_map = PinMap.from_pins(pins)
     assert pin_map.pins() == pins
     assert set(pin_map.free_gpios()) == set(FREE_GPIOS) - set(pins.values())
 
 
-@given(st.permutations(FREE_GPIOS), st.data())
+@given(st.permutations(range(28)), st.data())
 def test_any_collision_is_found_and_names_both(order: list[int], data: st.DataObject) -> None:
+    # Every line, so reserved GPIOs too: 19 lines on 28 GPIOs.
     pins = dict(zip(EVERY_CONTROL, order, strict=False))
     first, second = data.draw(
         st.lists(st.sampled_from(EVERY_CONTROL), min_size=2, max_size=2, unique=True)
     )
     pins[second] = pins[first]
     with pytest.raises(PinUsedTwiceError) as caught:
-        PinMap.from_pins(pins)
+        PinMap.from_pins(pins, allow_reserved=RESERVED)
     assert {caught.value.first, caught.value.second} == {first, second}
     assert caught.value.bcm == pins[first]
     assert first.label in str(caught.value)

@@ -17,11 +17,15 @@ from wiring.errors import (
     ReservedPinError,
     WiringError,
 )
-from wiring.pinmap import Control, Function
+from wiring.pinmap import OPTIONAL, Control, Function
 
 P1_SLOT1 = Control(Function.SLOT1, 0)
 P2_SLOT1 = Control(Function.SLOT1, 1)
 DOOR = Control(Function.DOOR)
+COIN1 = Control(Function.COIN1)
+COIN2 = Control(Function.COIN2)
+METER = Control(Function.METER)
+LOCKOUT = Control(Function.LOCKOUT)
 
 # -- good files ---------------------------------------------------------------------------
 
@@ -32,8 +36,17 @@ def test_an_empty_file_is_the_default_map() -> None:
 
 
 def test_only_the_named_buttons_move() -> None:
-    pin_map = parse_config("[player1]\nslot1 = 4\n\n[player2]\npile2 = 21\n")
-    expected = DEFAULT_PIN_MAP.pins() | {P1_SLOT1: 4, Control(Function.PILE2, 1): 21}
+    pin_map = parse_config("[player1]\nslot1 = 13\n\n[player2]\npile2 = 17\n")
+    expected = DEFAULT_PIN_MAP.pins() | {P1_SLOT1: 13, Control(Function.PILE2, 1): 17}
+    del expected[Control(Function.PILE2, 0)]  # GPIO13's button, moved off below
+    pin_map = parse_config(
+        "[player1]\nslot1 = 13\npile2 = 16\n\n[player2]\npile2 = 17\n"
+    )
+    expected = DEFAULT_PIN_MAP.pins() | {
+        P1_SLOT1: 13,
+        Control(Function.PILE2, 0): 16,
+        Control(Function.PILE2, 1): 17,
+    }
     assert pin_map.pins() == expected
 
 

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cabinet.inputs.clock import VirtualClock
-from cabinet.inputs.controls import SERVICE, TEST, Control
+from cabinet.inputs.controls import COIN1, COIN2, SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
 from cabinet.inputs.gpio import (
     DEFAULT_PINS,
@@ -32,8 +32,16 @@ from .conftest import RACE_DECKS, START_NS, make_feed, ms, referee_for
 def test_the_default_pin_map_is_valid_and_leaves_the_buses_free() -> None:
     pins = check_pin_map(DEFAULT_PINS)
     used = set(pins.values())
-    assert len(used) == 14
+    assert len(used) == 15  # 12 player buttons, TEST, SERVICE and coin 1
+    assert pins[COIN1] == 4 and COIN2 not in pins
     assert used.isdisjoint({0, 1, 2, 3, 7, 8, 9, 10, 11, 14, 15})
+
+
+def test_a_pin_map_may_leave_the_coin_lines_out_but_not_a_button() -> None:
+    pins = {c: b for c, b in DEFAULT_PINS.items() if c not in (COIN1, COIN2)}
+    assert COIN1 not in check_pin_map(pins)
+    with pytest.raises(PinMapError, match="GPIO4 is given to both coin1 and coin2"):
+        check_pin_map(dict(DEFAULT_PINS) | {COIN2: 4})
 
 
 def test_pin_map_errors_name_the_control() -> None:

@@ -33,6 +33,8 @@ from cabinet.inputs.door import DoorOpen
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.lights_output import LightsOutput
+from cabinet.money.keeper import MoneyKeeper
+from cabinet.money.outputs import CoinLines
 from cabinet.presenter import Presenter, phase_sound, sound_cues
 from cabinet.records import RecordSink
 from cabinet.service.draw import MenuRenderer
@@ -78,6 +80,8 @@ class CabinetApp:
         input_backend: InputBackend | None = None,
         table: Table | None = None,
         settings_overlay: SettingsOverlay | None = None,
+        coin_lines: CoinLines | None = None,
+        money: MoneyKeeper | None = None,
     ) -> None:
         """``table``: what decides the games (the table process's
         :class:`~cabinet.table.remote.RemoteTable` on the cabinet); by default a
@@ -92,7 +96,10 @@ class CabinetApp:
         for a resolution changed in the menu. ``input_backend``: shown in the input
         test (hardware timestamps or not). ``settings_overlay``: what this run's command
         line puts on top of the stored settings, applied again whenever the menu hands
-        back new settings. Nothing is changed from outside after construction."""
+        back new settings. ``coin_lines``: the coin meter and lockout outputs; ``money``:
+        the money keeper (default: one over ``store``, driving ``coin_lines``; none
+        without a store: every game free). Nothing is changed from outside after
+        construction."""
         self.screen = screen
         self.clock = clock
         self.sounds = sounds if sounds is not None else SoundBoard.silent()
@@ -102,8 +109,15 @@ class CabinetApp:
         self.table: Table = (
             table if table is not None else LocalTable(edges, clock=clock, threaded=threaded)
         )
+        if money is None and store is not None:
+            money = MoneyKeeper(store, lines=coin_lines)
+        self.money = money
         self.flow = Flow(
-            settings.flow, seed if seed is not None else now, now, new_match=self.table.new_match
+            settings.flow,
+            seed if seed is not None else now,
+            now,
+            new_match=self.table.new_match,
+            admission=money,
         )
         self.presenter = Presenter(self.flow, settings, Translator(settings.language))
         self.renderer = self._make_renderer()
@@ -118,6 +132,7 @@ class CabinetApp:
             door_open=door_open,
             settings_overlay=settings_overlay,
             input_backend=input_backend,
+            money=money,
         )
         self.menu_renderer = MenuRenderer(screen, font_path())
         self._fed: object = None
@@ -263,6 +278,11 @@ class CabinetApp:
         if not self.table.alive:
             self._restart_table(now)
         batches: Iterable[list[FeedEvent]] = self.table.batches()
+        money = self.money
+        if money is not None:
+            # Coins are committed outside the table's lock: a commit waits on the card.
+            batches = [money.take(batch) for batch in batches]
+            money.tick(now)
         # One rule for the game a referee thread plays onto: the main thread reads or
         # changes it only while holding the table's lock; the books are written after.
         with self.table.hold():
@@ -290,7 +310,14 @@ class CabinetApp:
         if self.table.ready:
             state = self._table_state()
             notices = host.operator_notices()
-            shown = self.presenter.show(now, state, stuck=self._stuck, notices=notices)
+            credits = (
+                money.shown(cpu_allowed=self.flow.settings.cpu_allowed)
+                if money is not None
+                else None
+            )
+            shown = self.presenter.show(
+                now, state, stuck=self._stuck, notices=notices, credits=credits
+            )
         else:
             shown = self.presenter.out_of_order()
         if shown.table_lights is not None:
@@ -306,7 +333,8 @@ class CabinetApp:
         game_events: list[Event] = []
         for i, item in enumerate(batch):
             if isinstance(item, PlayerPress):
-                self.flow.press(item.player, now)
+                start = item.edge.button in (Button.PILE1, Button.PILE2)
+                self.flow.press(item.player, now, start=start)
                 self._follow_flow()
             elif isinstance(item, OperatorEdge):
                 if item.pressed:

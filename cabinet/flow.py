@@ -5,9 +5,12 @@ cabinet clock, CLOCK_MONOTONIC) and the input layer's player presses in, and rea
 phase, the running :class:`~game.live_match.LiveMatch` and the notices out. Tests drive it
 with a virtual clock through every state.
 
-- **attract**: a CPU-vs-CPU demo of the real game runs; any player button joins.
-- **join**: each player joins with any of their buttons; a player alone for
-  ``join_wait_s`` plays the CPU at the operator's level, if the operator allows it.
+- **attract**: a CPU-vs-CPU demo of the real game runs; any player button joins (when
+  games cost credits: a pile button, the "start", once the credits cover the game).
+- **join**: each player joins with any of their buttons (a pile button, with credit, when
+  games cost credits); a player alone for ``join_wait_s`` plays the CPU at the operator's
+  level, if the operator allows it. The match is paid when it starts
+  (:class:`Admission`); the later games of a best-of match are part of it.
 - **ready**: "ready… spit!" for the rules' spit countdown, then the game starts (R5).
 - **play**: the game (R5–R13). No human press for ``idle_timeout_s`` abandons it.
 - **game over**: the result for ``game_over_s``; then the next game of a best-of match,
@@ -75,6 +78,36 @@ def local_match(
     return LiveMatch(rules, seed, cpu_levels, start_abs_ns)
 
 
+class Admission(Protocol):
+    """Who may play, and paying for a match: the money keeper
+    (:class:`cabinet.money.keeper.MoneyKeeper`), or :class:`FreePlay`."""
+
+    @property
+    def needs_credit(self) -> bool:
+        """Games cost credits: players start with a pile button."""
+        ...
+
+    def may_start(self, humans: int, cpu: bool) -> bool:
+        """Whether the credits pay for a match of ``humans`` people (with the CPU)."""
+        ...
+
+    def pay(self, humans: int, cpu: bool) -> bool:
+        """Pay for such a match as it starts; ``False``: the credits do not cover it."""
+        ...
+
+
+class FreePlay:
+    """Every game free, any button joins (a cabinet with no money keeper)."""
+
+    needs_credit = False
+
+    def may_start(self, humans: int, cpu: bool) -> bool:
+        return True
+
+    def pay(self, humans: int, cpu: bool) -> bool:
+        return True
+
+
 class Phase(enum.Enum):
     ATTRACT = "attract"
     JOIN = "join"
@@ -131,11 +164,14 @@ class Flow:
         now_ns: int,
         *,
         new_match: MatchFactory = local_match,
+        admission: Admission | None = None,
     ) -> None:
         """``new_match``: how a game (not the attract demo, which always runs here)
-        is started: in this process, or on the table process."""
+        is started: in this process, or on the table process. ``admission``: who may
+        play and paying for it (default: free play)."""
         self.settings = settings
         self._new_match = new_match
+        self.admission: Admission = admission if admission is not None else FreePlay()
         self._rng = random.Random(seed)
         self.phase = Phase.ATTRACT
         self.phase_since_ns = now_ns
@@ -152,17 +188,25 @@ class Flow:
 
     # -- inputs --------------------------------------------------------------------
 
-    def press(self, player: int, now_ns: int) -> None:
-        """A player pressed one of their buttons (any phase)."""
+    def press(self, player: int, now_ns: int, *, start: bool = True) -> None:
+        """A player pressed one of their buttons (any phase); ``start``: a pile button,
+        which is what starts a game when games cost credits."""
         self._last_human_ns = now_ns
+        admission = self.admission
+        if admission.needs_credit and not start:
+            return
         if self.phase is Phase.ATTRACT:
+            if not admission.may_start(1, self.settings.cpu_allowed):
+                return
             self.joined = [False, False]
             self.joined[player] = True
             self._enter(Phase.JOIN, now_ns)
         elif self.phase is Phase.JOIN and not self.joined[player]:
+            if not admission.may_start(2, False):
+                return
             self.joined[player] = True
             self.cpu_seat = None
-            self._start_game(now_ns)
+            self._start_match(now_ns)
 
     def match_events(self, events: list[Event], now_ns: int) -> None:
         """Events of the running game (from whoever drives it)."""
@@ -184,7 +228,7 @@ class Flow:
         elif self.phase is Phase.JOIN:
             if elapsed >= s.join_wait_s * S and s.cpu_allowed:
                 self.cpu_seat = 1 if self.joined[0] else 0
-                self._start_game(now_ns)
+                self._start_match(now_ns)
             elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
                 self._to_attract(now_ns)
         elif self.phase is Phase.READY:
@@ -260,6 +304,15 @@ class Flow:
         self.cpu_seat = None
         self.demo = self._new_demo(now_ns)
         self._enter(Phase.ATTRACT, now_ns)
+
+    def _start_match(self, now_ns: int) -> None:
+        """The first game of a match: paid for as it starts (back to attract if the
+        credits no longer cover it: cleared meanwhile)."""
+        humans = 2 if self.cpu_seat is None else 1
+        if not self.admission.pay(humans, self.cpu_seat is not None):
+            self._to_attract(now_ns)
+            return
+        self._start_game(now_ns)
 
     def _start_game(self, now_ns: int) -> None:
         s = self.settings

@@ -34,6 +34,7 @@ from cabinet.display.views import (
 from cabinet.flow import Flow, Match, Phase
 from cabinet.i18n import Translator
 from cabinet.light_show import READY_SHOWN_NS, countdown_left_ns, lights_for
+from cabinet.money.shown import CreditsShown
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
 from game.edges import Button
@@ -78,18 +79,20 @@ class Presenter:
         *,
         stuck: Mapping[int, Button] | None = None,
         notices: Sequence[str] = (),
+        credits: CreditsShown | None = None,
     ) -> Shown:
         """The frame at ``now`` (the cabinet clock). ``state``: the table on screen, the
         attract demo's or the game's being readied or played (``None`` while players join
         and at game over); ``stuck``: the button each player has stuck, if any;
-        ``notices``: what the operator must see, taking turns with attract's how-to cards."""
+        ``notices``: what the operator must see, taking turns with attract's how-to cards;
+        ``credits``: the money line of attract and join (``None``: no money kept)."""
         flow = self.flow
         context = self.lights_context()
         if flow.phase is Phase.ATTRACT:
             assert state is not None
-            return Shown(self._attract(now, state, notices), context)
+            return Shown(self._attract(now, state, notices, credits), context)
         if flow.phase is Phase.JOIN:
-            return Shown(self._join(now), context)
+            return Shown(self._join(now, credits), context)
         match = flow.match
         assert match is not None
         if flow.phase is Phase.GAME_OVER:
@@ -129,7 +132,34 @@ class Presenter:
 
     # -- the screens -------------------------------------------------------------------
 
-    def _attract(self, now: int, state: TableState, notices: Sequence[str]) -> AttractView:
+    def credits_line(self, credits: CreditsShown | None) -> str | None:
+        """ "FREE PLAY", or "CREDITS 1 1/2 · 1 credit per player"."""
+        if credits is None:
+            return None
+        tr = self.tr
+        if credits.free_play:
+            return tr.t("money.free_play")
+        price_key = "money.price_match" if credits.per_match else "money.price_player"
+        return (
+            tr.t("money.credits", value=credits.credits)
+            + " · "
+            + tr.t(price_key, count=credits.price)
+        )
+
+    def _attract_prompt(self, credits: CreditsShown | None) -> str:
+        if credits is None or credits.free_play:
+            return self.tr.t("attract.press_any_button")
+        if credits.one_may_start:
+            return self.tr.t("attract.press_start")
+        return self.tr.t("money.insert_coin")
+
+    def _attract(
+        self,
+        now: int,
+        state: TableState,
+        notices: Sequence[str],
+        credits: CreditsShown | None = None,
+    ) -> AttractView:
         flow = self.flow
         tr = self.tr
         labels = TableLabels(
@@ -147,19 +177,28 @@ class Presenter:
         lights = self._lights(None, countdown=False)
         return AttractView(
             table=_with_lights(table, lights),
-            prompt=tr.t("attract.press_any_button"),
+            prompt=self._attract_prompt(credits),
             howto=howto,
+            credits=self.credits_line(credits),
         )
 
-    def _join(self, now: int) -> JoinView:
+    def _join_status(self, player: int, credits: CreditsShown | None) -> str:
+        tr = self.tr
+        if self.flow.joined[player]:
+            return tr.t("join.ready", player=player + 1)
+        if credits is None or credits.free_play:
+            return tr.t("join.press_to_join", player=player + 1)
+        if credits.two_may_start:
+            return tr.t("join.press_start", player=player + 1)
+        return tr.t("money.insert_coin")
+
+    def _join(self, now: int, credits: CreditsShown | None = None) -> JoinView:
         flow = self.flow
         tr = self.tr
         players = tuple(
             JoinPlayer(
                 tr.t("play.player", player=p + 1),
-                tr.t("join.ready", player=p + 1)
-                if flow.joined[p]
-                else tr.t("join.press_to_join", player=p + 1),
+                self._join_status(p, credits),
                 flow.joined[p],
             )
             for p in (0, 1)
@@ -170,7 +209,12 @@ class Presenter:
             if seconds is not None
             else tr.t("join.waiting_for_opponent")
         )
-        return JoinView((players[0], players[1]), footer, self._lights(None, countdown=False))
+        return JoinView(
+            (players[0], players[1]),
+            footer,
+            self._lights(None, countdown=False),
+            credits=self.credits_line(credits),
+        )
 
     def _table(
         self, match: Match, now: int, state: TableState, stuck: Mapping[int, Button]

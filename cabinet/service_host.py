@@ -27,6 +27,7 @@ from cabinet.inputs.debounce import SwitchStuck
 from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
 from cabinet.lights_output import LightsOutput
+from cabinet.money.keeper import MoneyKeeper
 from cabinet.records import RecordSink
 from cabinet.service.context import ServiceContext
 from cabinet.service.draw import MenuRenderer
@@ -62,11 +63,14 @@ class ServiceHost:
         door_open: DoorOpen | None = None,
         settings_overlay: SettingsOverlay | None = None,
         input_backend: InputBackend | None = None,
+        money: MoneyKeeper | None = None,
     ) -> None:
         """``on_closed(settings, now_ns)``: the menu closed and saved; ``settings`` are
         the stored ones with ``settings_overlay`` on top, for the main loop to apply.
         ``door_open()``: whether the door is open (default: no door switch).
-        ``input_backend``: shown in the input test (hardware timestamps or not)."""
+        ``input_backend``: shown in the input test (hardware timestamps or not).
+        ``money``: the money keeper (the menu's pricing page, clear credits, meter
+        test); coins taken while the menu is open are credited when it closes."""
         self.table = table
         self.records = records
         self.lights = lights
@@ -75,6 +79,7 @@ class ServiceHost:
         self._on_closed = on_closed
         self._overlay = settings_overlay if settings_overlay is not None else _no_overlay
         self._input_backend = input_backend
+        self.money = money
         self.menu: ServiceMenu | None = None
         """The service menu (with a store), open or closed."""
         if store is not None:
@@ -101,6 +106,7 @@ class ServiceHost:
             link_health=self.lights.health,
             hardware_timestamps=stamps,
             serial_ports=serial_ports,
+            money=self.money,
         )
 
     # -- the menu ----------------------------------------------------------------------
@@ -144,6 +150,8 @@ class ServiceHost:
         except StorageError:
             log.exception("the books could not be written on opening the menu")
         menu.context = self._context(store)
+        if self.money is not None:
+            self.money.menu_opened()
         menu.open(now)
 
     def raw_keys(self, codes: list[int], now: int) -> None:
@@ -210,6 +218,8 @@ class ServiceHost:
             store.save(now)
         except StorageError:  # a full or failing card: play on, with the changes applied
             log.exception("the settings and books could not be saved on leaving the menu")
+        if self.money is not None:
+            self.money.menu_closed(store.settings)  # the coins taken meanwhile: credited
         self._on_closed(self._overlay(AppSettings.from_stored(store.settings)), now)
 
     # -- the books ---------------------------------------------------------------------

@@ -63,7 +63,7 @@ class Function(enum.Enum):
     """Optional output: pulses the mechanical coin counter, one pulse per coin unit, through
     a transistor driver."""
     LOCKOUT = "lockout"
-    """Optional output: holds the coin mechanisms' lockout coil energised, through a
+    """Optional output: holds the coin mechanisms' lockout coils energised, through a
     transistor driver, while coins are accepted; de-energised (as with the cabinet off),
     coins are rejected."""
 

@@ -20,6 +20,7 @@ from typing import Any
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.gpio import GpioInput
 from cabinet.inputs.select import BackendUnavailableError, Platform, add_input_argument
 from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
 from game.edges import Edge
@@ -122,7 +123,13 @@ def check_wiring(path: Path | None) -> Finding:
             "fix the file (docs/wiring.md shows the format), or remove --wiring",
         )
     source = str(path) if path is not None else "the default map"
-    return Finding("wiring", Level.OK, f"{len(pin_map.assignments)} controls mapped ({source})")
+    outputs = sum(1 for a in pin_map.assignments if a.control.function.is_output)
+    inputs = len(pin_map.assignments) - outputs
+    return Finding(
+        "wiring",
+        Level.OK,
+        f"{inputs} inputs and {outputs} output{'' if outputs == 1 else 's'} mapped ({source})",
+    )
 
 
 def check_data_dir(path: str | Path | None) -> Finding:
@@ -317,15 +324,32 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
         return findings
     switch = SwitchFilter()
     missing = []
+    wired = backend.pins if isinstance(backend, GpioInput) else ALL_CONTROLS
+    controls = [c for c in ALL_CONTROLS if c in wired]
     with backend:
         for raw in edges.take(0.05):
             switch.process(raw)
-        for control in ALL_CONTROLS:
+        held = [s.control for s in switch.status() if s.control.is_coin and s.down]
+        for control in held:
+            findings.append(
+                Finding(
+                    "coins",
+                    Level.FAIL,
+                    f"the {control.name} line is held low: a coin jammed, a wire to ground, "
+                    "or the mechanism set to NC (normally closed)",
+                    "set the mechanism to NO and check its wiring (docs/pricing.md)",
+                )
+            )
+        for control in controls:
             label = control.name
+            if control in held:
+                continue
             if isinstance(backend, MockInput):  # no one to press: drive the mock pin
                 t = time.monotonic_ns()
                 backend.press(control, t)
                 backend.release(control, t + 50_000_000)
+            elif control.is_coin:
+                print(f"       insert a coin in {label} …", flush=True)
             else:
                 print(f"       press {label} …", flush=True)
             if not _wait_for_press(edges, switch, control, args.press_timeout):
@@ -340,7 +364,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
             )
         )
     else:
-        findings.append(Finding("buttons", Level.OK, f"all {len(ALL_CONTROLS)} controls answered"))
+        findings.append(Finding("buttons", Level.OK, f"all {len(controls)} controls answered"))
     return findings
 
 

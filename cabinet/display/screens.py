@@ -23,9 +23,13 @@ def paint_attract(painter: Painter, view: AttractView, now_ns: int) -> int:
     for i, placed in enumerate(painter.geometry.banners):
         box, rot = placed.box, placed.rotation
         painter.add_panel("banner", None, box, (0, 0, 0, 150), None, index=i)
-        prompt_box = local(box, 0, 0, box.w, box.h * 36 // 100, rot)
+        prompt_h = box.h * (24 if view.credits else 36) // 100
+        prompt_box = local(box, 0, 0, box.w, prompt_h, rot)
         if show_prompt:
             painter.add_text("prompt", view.prompt, prompt_box, rot, YELLOW, index=i)
+        if view.credits:
+            credits_box = local(box, 0, prompt_h, box.w, box.h * 36 // 100 - prompt_h, rot)
+            painter.add_text("credits", view.credits, credits_box, rot, WHITE, index=i)
         inner = local(box, box.w // 20, box.h * 38 // 100, box.w * 9 // 10, box.h * 58 // 100, rot)
         painter.add_block("howto", view.howto, inner, rot, WHITE, index=i)
     return now_ns - phase + (PROMPT_ON_NS if show_prompt else PROMPT_PERIOD_NS)
@@ -42,11 +46,15 @@ def paint_join(painter: Painter, view: JoinView) -> None:
         painter.add_text("title", jp.title, title, rot, WHITE, player=p)
         colour = GREEN if jp.joined else YELLOW
         painter.add_text("status", jp.status, status, rot, colour, player=p)
-    if view.footer:
-        for i, placed in enumerate(painter.geometry.banners):
-            painter.add_text(
-                "footer", view.footer, placed.box, placed.rotation, WHITE, index=i, fill=0.4
-            )
+    for i, placed in enumerate(painter.geometry.banners):
+        box, rot = placed.box, placed.rotation
+        footer_h = box.h * 6 // 10 if view.credits else box.h
+        if view.footer:
+            footer = local(box, 0, 0, box.w, footer_h, rot)
+            painter.add_text("footer", view.footer, footer, rot, WHITE, index=i, fill=0.4)
+        if view.credits:
+            credits = local(box, 0, footer_h, box.w, box.h - footer_h, rot)
+            painter.add_text("credits", view.credits, credits, rot, YELLOW, index=i, fill=0.6)
 
 
 def paint_game_over(painter: Painter, view: GameOverView) -> None:

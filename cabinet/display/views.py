@@ -79,6 +79,8 @@ class AttractView:
     """E.g. "Press any button"; the renderer blinks it (0.6 s on, 0.4 s off)."""
     howto: str
     """The current how-to-play card's text; newlines are kept, long lines wrapped."""
+    credits: str | None = None
+    """E.g. "FREE PLAY" or "CREDITS 1 1/2 · 1 credit per player"; ``None``: no line."""
 
     @property
     def lights(self) -> LightState | None:
@@ -103,6 +105,8 @@ class JoinView:
     players: tuple[JoinPlayer, JoinPlayer]
     footer: str | None = None
     lights: LightState | None = None
+    credits: str | None = None
+    """The money line, as on the attract screen."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,8 @@ _OPERATOR_FUNCTIONS: tuple[Function, ...] = (
 
 class ControlError(ValueError):
     """Not one of the cabinet's controls: a name other than ``p1.slot1`` … ``p2.pile2``,
-    ``test``, ``service``, ``coin1``, ``coin2``, or a player, button or operator function out of range."""
+    ``test``, ``service``, ``coin1``, ``coin2``, or a player, button or operator function
+    out of range."""
 
 
 @dataclass(frozen=True, slots=True)

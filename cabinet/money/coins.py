@@ -96,8 +96,7 @@ class CoinDetector:
     ) -> None:
         if not 0 < min_ms < max_ms < held_ms:
             raise ValueError(
-                f"coin pulses need 0 < min_ms < max_ms < held_ms; got {min_ms}, {max_ms}, "
-                f"{held_ms}"
+                f"coin pulses need 0 < min_ms < max_ms < held_ms; got {min_ms}, {max_ms}, {held_ms}"
             )
         self.min_ns = min_ms * MS
         self.max_ns = max_ms * MS
@@ -160,8 +159,6 @@ class CoinDetector:
         return [self._error(line, CoinErrorKind.HELD_LOW, t_ns, None)]
 
     @staticmethod
-    def _error(
-        line: LineStatus, kind: CoinErrorKind, t_ns: int, length: int | None
-    ) -> CoinError:
+    def _error(line: LineStatus, kind: CoinErrorKind, t_ns: int, length: int | None) -> CoinError:
         line.errors += 1
         return CoinError(line.mech, kind, t_ns, length)

@@ -32,7 +32,8 @@ from cabinet.money.coins import Coin, CoinDetector, CoinError, CoinEvent
 from cabinet.money.ledger import Ledger, LedgerError
 from cabinet.money.meter import MeterPulser
 from cabinet.money.outputs import CoinLines, NoLines
-from cabinet.money.pricing import Pricing, credits_text
+from cabinet.money.pricing import PricePer, Pricing, credits_text
+from cabinet.money.shown import CreditsShown
 from cabinet.storage.audits import MoneyCounts
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import (
@@ -102,6 +103,18 @@ class MoneyKeeper:
         """``3``, ``1/2``, ``3 1/2``: the credits as the screen shows them."""
         ledger = self.ledger
         return credits_text(ledger.credits, ledger.units_held, self.pricing.units_per_credit)
+
+    def shown(self, *, cpu_allowed: bool) -> CreditsShown:
+        """The screens' money line: free play, or the credits and the price."""
+        pricing = self.pricing
+        return CreditsShown(
+            free_play=pricing.free_play,
+            credits=self.credits_text(),
+            price=pricing.credits_per_game,
+            per_match=pricing.price_per is PricePer.MATCH,
+            one_may_start=self.may_start(1, cpu_allowed),
+            two_may_start=self.may_start(2, False),
+        )
 
     @property
     def accepting(self) -> bool:
@@ -189,9 +202,7 @@ class MoneyKeeper:
     def _coin_error(self, error: CoinError) -> None:
         length = "held low" if error.length_ns is None else f"{error.length_ns / 1e6:.1f} ms"
         log.warning("coin %d: no coin (%s, %s)", error.mech, error.kind.value, length)
-        counted = MoneyCounts(
-            coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2)
-        )
+        counted = MoneyCounts(coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2))
         self._commit(self.ledger.coin_error(), counted)
 
     def service_credit(self) -> None:

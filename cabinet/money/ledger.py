@@ -173,13 +173,10 @@ class Ledger:
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise LedgerError(f"{f.name} is {value!r}: every count is a whole number >= 0")
-        units = (
-            self.units_converted + self.units_held + self.units_pending + self.units_cleared
-        )
+        units = self.units_converted + self.units_held + self.units_pending + self.units_cleared
         if self.units_in != units:
             raise LedgerError(
-                f"coin units in ({self.units_in}) != converted + held + pending + cleared "
-                f"({units})"
+                f"coin units in ({self.units_in}) != converted + held + pending + cleared ({units})"
             )
         granted = self.credits_paid + self.credits_service
         used = self.credits_spent + self.credits_cleared + self.credits

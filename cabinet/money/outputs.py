@@ -9,9 +9,10 @@ does. A line the pin map does not wire is simply not driven.
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from gpiozero import DigitalOutputDevice
+if TYPE_CHECKING:
+    from gpiozero import DigitalOutputDevice
 
 log = logging.getLogger("spit-cabinet")
 
@@ -51,6 +52,8 @@ class GpioCoinLines(NoLines):
     def __init__(
         self, meter_bcm: int | None, lockout_bcm: int | None, *, pin_factory: Any = None
     ) -> None:
+        from gpiozero import DigitalOutputDevice
+
         super().__init__()
         self.meter_device: DigitalOutputDevice | None = None
         self.lockout_device: DigitalOutputDevice | None = None

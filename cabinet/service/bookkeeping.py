@@ -6,11 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cabinet.inputs.controls import ALL_CONTROLS
+from cabinet.inputs.controls import REQUIRED_CONTROLS
+from cabinet.money.pricing import money_text
 from cabinet.service.format import control_label, duration, when
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu
 from cabinet.service.screen import Tone
-from cabinet.storage.audits import AuditGroup, GameCounts, HardwareCounts, PlayCounts, PowerCounts
+from cabinet.storage.audits import (
+    AuditGroup,
+    GameCounts,
+    HardwareCounts,
+    MoneyCounts,
+    PlayCounts,
+    PowerCounts,
+)
+from cabinet.storage.setting_table import CURRENCY
 
 
 class BookkeepingPage(ListPage):
@@ -121,7 +130,7 @@ def _hardware(menu: Menu, c: HardwareCounts, life: HardwareCounts) -> list[tuple
         (tr.t("service.audit.table_restarts"), _pair(c.table_restarts, life.table_restarts)),
     ]
     rows.append((tr.t("service.audit.per_button"), tr.t("service.audit.per_button_columns")))
-    for control in ALL_CONTROLS:
+    for control in REQUIRED_CONTROLS:  # the coin lines' troubles are in the money group
         rows.append(
             (
                 control_label(tr, control),
@@ -141,6 +150,35 @@ def _power(menu: Menu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str
     ]
 
 
+def _money(menu: Menu, c: MoneyCounts, life: MoneyCounts) -> list[tuple[str, str]]:
+    t = menu.tr.t
+    currency = menu.store.settings.get(CURRENCY)
+
+    def money(cents: int) -> str:
+        return money_text(cents, currency)
+
+    return [
+        (t("service.input.coin", n=1), _pair(c.coins1, life.coins1)),
+        (t("service.input.coin", n=2), _pair(c.coins2, life.coins2)),
+        (t("service.audit.coin_units"), _pair(c.coin_units, life.coin_units)),
+        (
+            t("service.audit.earnings"),
+            _pair(
+                money_text(c.earnings_cents, currency), money_text(life.earnings_cents, currency)
+            ),
+        ),
+        (t("service.audit.paid_credits"), _pair(c.paid_credits, life.paid_credits)),
+        (t("service.audit.bonus_credits"), _pair(c.bonus_credits, life.bonus_credits)),
+        (t("service.audit.service_credits"), _pair(c.service_credits, life.service_credits)),
+        (t("service.audit.credits_spent"), _pair(c.credits_spent, life.credits_spent)),
+        (t("service.audit.credits_cleared"), _pair(c.credits_cleared, life.credits_cleared)),
+        (t("service.audit.paid_games"), _pair(c.paid_games, life.paid_games)),
+        (t("service.audit.free_play_games"), _pair(c.free_play_games, life.free_play_games)),
+        (t("service.audit.coin_errors", n=1), _pair(c.coin_errors1, life.coin_errors1)),
+        (t("service.audit.coin_errors", n=2), _pair(c.coin_errors2, life.coin_errors2)),
+    ]
+
+
 Counters = Callable[[Any, Any, Any], list[tuple[str, str]]]
 
 _COUNTERS: dict[AuditGroup, Counters] = {
@@ -148,4 +186,5 @@ _COUNTERS: dict[AuditGroup, Counters] = {
     AuditGroup.PLAY: _play,
     AuditGroup.HARDWARE: _hardware,
     AuditGroup.POWER: _power,
+    AuditGroup.MONEY: _money,
 }

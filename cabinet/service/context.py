@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from firmware_bridge.link import LinkHealth
+
+if TYPE_CHECKING:
+    from cabinet.money.keeper import MoneyKeeper
 
 
 def _no_ports() -> list[str]:
@@ -38,3 +42,6 @@ class ServiceContext:
     them (keyboard): the input test says which."""
     serial_ports: Callable[[], list[str]] = field(default=_no_ports)
     """The serial devices present, offered for the LED port setting."""
+    money: MoneyKeeper | None = None
+    """The coins and credits (clear credits, the meter test, the coin lines' pulses);
+    ``None``: no money is kept (no store)."""

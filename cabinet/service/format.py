@@ -12,8 +12,10 @@ MS = 1_000_000
 
 
 def control_label(tr: Translator, control: Control) -> str:
-    """``Player 1 · Slot 1``; TEST and SERVICE as printed on their buttons."""
+    """``Player 1 · Slot 1``; TEST and SERVICE as printed on their buttons; ``Coin 1``."""
     player, button = control.player, control.button
+    if control.is_coin:
+        return tr.t("service.input.coin", n=int(control.name[-1]))
     if player is None or button is None:
         return control.name.upper()
     return f"{tr.t('play.player', player=player + 1)} · {button_label(tr, button)}"

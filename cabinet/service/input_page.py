@@ -14,6 +14,7 @@ from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
 from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.light_show import button_light
+from cabinet.money.coins import COIN_CONTROLS
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey
 from cabinet.service.kit import Menu, Page
@@ -61,6 +62,9 @@ class InputTestPage(Page):
             if s is None:
                 continue
             presses0, chatter0 = self.base.get(control, (0, 0))
+            if control.is_coin:
+                rows.append(self._coin_row(menu, control, s.down))
+                continue
             last = self.last_press.get(control)
             parts = [
                 tr.t("service.input.presses", count=s.presses - presses0),
@@ -89,6 +93,31 @@ class InputTestPage(Page):
             tr.t("service.help.capture"),
             tr.t(source),
         )
+
+    def _coin_row(self, menu: Menu, control: Control, down: bool) -> Row:
+        """A coin line: its last pulse's length, coins and errors (a line held low
+        warns)."""
+        tr = menu.tr
+        money = menu.context.money
+        if money is None:
+            return Row(control_label(tr, control), tr.t("service.money.none"), Tone.NORMAL)
+        line = money.detector.lines[COIN_CONTROLS[control]]
+        last = line.last_pulse_ns
+        parts = [
+            tr.t("service.input.pulse", ms=last / MS)
+            if last is not None
+            else tr.t("service.input.no_pulse"),
+            tr.t("service.input.coins", count=line.coins),
+            tr.t("service.input.coin_errors", count=line.errors),
+        ]
+        tone = Tone.NORMAL
+        if line.held_low:
+            parts.insert(0, tr.t("service.input.held_low"))
+            tone = Tone.WARN
+        elif down:
+            parts.insert(0, tr.t("service.input.down"))
+            tone = Tone.GOOD
+        return Row(control_label(tr, control), " · ".join(parts), tone)
 
     def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         lit = {}

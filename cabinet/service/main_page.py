@@ -12,6 +12,7 @@ from cabinet.service.bookkeeping import BookkeepingPage
 from cabinet.service.input_page import InputTestPage, RaceTestPage
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
 from cabinet.service.last_games import LastGamesPage
+from cabinet.service.money_pages import MeterTestPage, PricingPage
 from cabinet.service.monitor_page import MonitorTestPage
 from cabinet.service.output_page import OutputTestPage
 from cabinet.service.screen import Tone
@@ -40,6 +41,7 @@ class MainPage(ListPage):
                 tr.t("service.main.cabinet"),
                 select=_opener(menu, lambda: SettingsPage(SettingGroup.CABINET)),
             ),
+            Item(tr.t("service.main.pricing"), select=_opener(menu, PricingPage)),
             Item(tr.t("service.main.tests"), select=_opener(menu, TestsPage)),
             Item(tr.t("service.main.bookkeeping"), select=_opener(menu, BookkeepingPage)),
             Item(tr.t("service.main.last_games"), select=_opener(menu, LastGamesPage)),
@@ -72,7 +74,7 @@ class MainPage(ListPage):
 
 
 class TestsPage(ListPage):
-    """The hardware tests: input, race, output, monitor, sound."""
+    """The hardware tests: input, race, output, monitor, sound, coin meter."""
 
     title_key = "service.main.tests"
 
@@ -84,4 +86,5 @@ class TestsPage(ListPage):
             Item(tr.t("service.tests.output"), select=_opener(menu, OutputTestPage)),
             Item(tr.t("service.tests.monitor"), select=_opener(menu, MonitorTestPage)),
             Item(tr.t("service.tests.sound"), select=_opener(menu, SoundTestPage)),
+            Item(tr.t("service.tests.meter"), select=_opener(menu, MeterTestPage)),
         ]

@@ -15,12 +15,13 @@ from cabinet.i18n import LANGUAGE_NAMES, Translator
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.inputs.feed import FeedEvent
+from cabinet.money.pricing import money_text
 from cabinet.service.effects import NEXT_START
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey, pin_digit
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
 from cabinet.service.screen import MenuScreen, Row, Tone
-from cabinet.storage.setting_table import in_group
+from cabinet.storage.setting_table import CURRENCY, in_group
 from cabinet.storage.setting_types import (
     AUTO,
     KeyMapOverrides,
@@ -34,6 +35,7 @@ from cabinet.storage.setting_types import (
 _GROUPS: dict[SettingGroup, tuple[SettingGroup, ...]] = {
     SettingGroup.GAME: (SettingGroup.GAME,),
     SettingGroup.CABINET: (SettingGroup.CABINET, SettingGroup.OPERATOR),
+    SettingGroup.PRICING: (SettingGroup.PRICING,),
 }
 """The operator's own settings (PIN, games kept) are listed with the cabinet's."""
 
@@ -44,8 +46,9 @@ def setting_label(tr: Translator, setting: Setting[Any]) -> str:
     return tr.t(f"service.setting.{setting.name}")
 
 
-def value_text(tr: Translator, setting: Setting[Any], value: Any) -> str:
-    """A setting's value as the menu shows it, in the menu's language."""
+def value_text(tr: Translator, setting: Setting[Any], value: Any, currency: str = "") -> str:
+    """A setting's value as the menu shows it, in the menu's language (an amount of money
+    in ``currency``)."""
     name = setting.name
     if isinstance(setting, Pin):
         return (
@@ -65,8 +68,13 @@ def value_text(tr: Translator, setting: Setting[Any], value: Any) -> str:
         return f"{value} · {tr.t(f'cpu.level.{value}')}"
     if name == "records_kept":
         return tr.t("service.value.games", count=value)
-    if name in ("orientation", "tie_rule", "led_type", "input_backend"):
+    if name in ("orientation", "tie_rule", "led_type", "input_backend", "price_per"):
         return tr.t(f"service.value.{value}")
+    unit_name = getattr(setting, "unit", "")
+    if unit_name in ("units", "credits"):
+        return tr.t(f"service.value.{unit_name}", count=value)
+    if unit_name == "hundredths":
+        return money_text(value, currency)
     unit = _UNITS.get(getattr(setting, "unit", ""), "")
     shown = tr.decimal(value, 1) if isinstance(value, float) else str(value)
     return f"{shown} {unit}".strip()
@@ -91,7 +99,7 @@ class SettingsPage(ListPage):
         return [
             Item(
                 setting_label(tr, s),
-                value_text(tr, s, values.get(s)),
+                value_text(tr, s, values.get(s), values.get(CURRENCY)),
                 select=self._editor(menu, s),
                 step=self._stepper(menu, s),
             )

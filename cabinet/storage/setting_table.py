@@ -232,8 +232,7 @@ FREE_PLAY = Switch(
     name="free_play",
     group=PRICING,
     default=True,
-    description="Every game is free (the coin mechanisms are locked out); off: games cost "
-    "credits.",
+    description="Every game is free (the coin mechanisms are locked out); off: games cost credits.",
 )
 UNITS_PER_CREDIT = WholeNumber(
     name="units_per_credit",
@@ -344,8 +343,7 @@ COIN1_CENTS = WholeNumber(
     high=100_000,
     step_by=5,
     unit="hundredths",
-    description="What a coin in mechanism 1 is worth, in hundredths of the currency "
-    "(100: 1.00).",
+    description="What a coin in mechanism 1 is worth, in hundredths of the currency (100: 1.00).",
 )
 COIN2_CENTS = WholeNumber(
     name="coin2_cents",

@@ -40,10 +40,10 @@ def test_doctor_with_mock_input_checks_everything_and_presses_every_button(
         ]
     )
     out = capsys.readouterr().out
-    assert "[ok  ] wiring: 15 controls mapped" in out
+    assert "[ok  ] wiring: 16 inputs and 1 output mapped" in out
     assert f"[ok  ] data directory: {tmp_path} is writable" in out
     assert "[warn] display: driver dummy" in out  # a dummy screen shows nothing
-    assert "[ok  ] buttons: all 14 controls answered" in out
+    assert "[ok  ] buttons: all 15 controls answered" in out  # coin 1 too
     assert "] real-time: " in out  # whether the table process gets real-time priority
     assert "[FAIL] LED board" in out and "→" in out
     assert status == 1

@@ -47,7 +47,7 @@ def test_prints_the_default_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_config_overrides_the_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "cabinet.toml"
-    config.write_text("[player1]\nslot1 = 4\n", encoding="utf-8")
+    config.write_text("[player1]\nslot1 = 4\n[operator]\ncoin1 = false\n", encoding="utf-8")
     assert run(["wiring", "--config", str(config)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Spit cabinet wiring: default pin map changed by cabinet.toml\n")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -10,8 +13,8 @@ import pytest
 from wiring.colours import wire_colour
 from wiring.config import parse_config
 from wiring.default import DEFAULT_PIN_MAP
-from wiring.diagram import SVG_NS, render_svg
-from wiring.pinmap import PLAYER_BUTTONS, Function, PinMap
+from wiring.diagram import HEIGHT, OUTPUT_MARK, SVG_NS, WIDTH, render_svg
+from wiring.pinmap import OPERATOR_CONTROLS, OUTPUTS, PLAYER_BUTTONS, Function, PinMap
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = {"svg": SVG_NS}
@@ -44,7 +47,7 @@ def default_svg() -> ET.Element:
 
 def test_the_diagram_is_an_svg_document(default_svg: ET.Element) -> None:
     assert default_svg.tag == f"{{{SVG_NS}}}svg"
-    assert default_svg.get("viewBox") == "0 0 1100 900"
+    assert default_svg.get("viewBox") == "0 0 1100 940"
     title = default_svg.find("svg:title", NS)
     assert title is not None and title.text == "Spit cabinet wiring: default pin map"
 
@@ -76,6 +79,97 @@ def test_the_operator_controls_are_inside_the_door(default_svg: ET.Element) -> N
     assert texts(group(default_svg, "door-door")) == ["door switch", "GPIO20", "pin 38"]
 
 
+def test_the_coin_lines_are_inside_the_door_and_outputs_say_so(default_svg: ET.Element) -> None:
+    assert OUTPUT_MARK == "→ driver"
+    assert texts(group(default_svg, "door-coin1")) == ["coin 1", "GPIO4", "pin 7"]
+    assert texts(group(default_svg, "door-coin2")) == ["coin 2", "not fitted"]
+    assert texts(group(default_svg, "door-meter")) == ["coin meter", "GPIO21", "pin 40", "→ driver"]
+    assert texts(group(default_svg, "door-lockout")) == ["coin lockout", "not fitted", "→ driver"]
+    for function in OPERATOR_CONTROLS:
+        marked = OUTPUT_MARK in texts(group(default_svg, f"door-{function.value}"))
+        assert marked == (function in OUTPUTS), function
+    meter = group(default_svg, "door-meter").find("svg:circle", NS)
+    assert meter is not None and meter.get("fill") == wire_colour(Function.METER).hex
+    lockout = group(default_svg, "door-lockout").find("svg:circle", NS)
+    assert lockout is not None and lockout.get("stroke-dasharray") == "4 3"  # not fitted
+
+
+def test_the_header_marks_the_outputs_and_frees_no_pin_for_coins(default_svg: ET.Element) -> None:
+    assert texts(group(default_svg, "pin-7"))[1] == "GPIO4 coin 1"
+    assert texts(group(default_svg, "pin-40"))[1] == "GPIO21 coin meter → driver"
+    labels = texts(group(default_svg, "header"))
+    assert [label for label in labels if label.endswith(" free")] == []  # every GPIO is used
+    assert not any("coin input" in label for label in labels)
+
+
+def test_the_door_notes_say_how_to_wire_the_coin_lines(default_svg: ET.Element) -> None:
+    notes = " ".join(texts(group(default_svg, "door")))
+    for words in ("COIN signal to the GPIO", "like a button", "outputs", "transistor"):
+        assert words in notes, words
+    assert "never hang a coil on a GPIO" in notes
+
+
+def test_coin_2_and_the_lockout_on_spi0_are_drawn_there() -> None:
+    pin_map = parse_config("allow_reserved = [7, 8]\n[operator]\ncoin2 = 7\nlockout = 8\n")
+    root = parse(render_svg(pin_map, "cabinet.toml"))
+    assert texts(group(root, "door-coin2")) == ["coin 2", "GPIO7", "pin 26"]
+    assert texts(group(root, "door-lockout")) == ["coin lockout", "GPIO8", "pin 24", "→ driver"]
+    assert texts(group(root, "pin-26"))[1] == "GPIO7 coin 2"
+    assert texts(group(root, "pin-24"))[1] == "GPIO8 coin lockout → driver"
+    # The lockout's wire is white with a red stripe: drawn across its button, round its pin.
+    colour = wire_colour(Function.LOCKOUT)
+    stripe = group(root, "door-lockout").find("svg:line", NS)
+    assert stripe is not None and stripe.get("stroke") == colour.stripe
+    pin = group(root, "pin-24").find("svg:circle", NS)
+    assert pin is not None and (pin.get("fill"), pin.get("stroke")) == (colour.hex, colour.stripe)
+    assert group(root, "door-meter").find("svg:line", NS) is None  # a plain wire
+
+
+def test_the_operators_lines_are_laid_out_without_overlap(default_svg: ET.Element) -> None:
+    centres = [centre(default_svg, f"door-{f.value}") for f in OPERATOR_CONTROLS]
+    for i, (x1, y1) in enumerate(centres):
+        for x2, y2 in centres[i + 1 :]:
+            assert abs(x1 - x2) >= 90 or abs(y1 - y2) >= 80, (x1, y1, x2, y2)
+    for element in group(default_svg, "door").iter():
+        for name in ("x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "width", "height", "r"):
+            value = element.get(name)
+            if value is not None:
+                assert value.isdigit(), (element.tag, name, value)  # integer coordinates
+        if element.get("y") is not None:
+            assert int(element.get("y", "")) < HEIGHT
+        if element.get("x") is not None:
+            assert int(element.get("x", "")) < WIDTH
+
+
+def test_the_drawing_is_deterministic() -> None:
+    """The same map draws the same bytes: whatever order it was given in, and in another
+    interpreter with other string hashes (sets and dicts iterate differently there)."""
+    text = "allow_reserved = [7, 8]\n[operator]\ncoin2 = 7\nlockout = 8\n"
+    pin_map = parse_config(text)
+    drawn = render_svg(pin_map)
+    assert drawn == render_svg(parse_config(text))
+    shuffled = PinMap(tuple(reversed(pin_map.assignments)), pin_map.allow_reserved)
+    assert render_svg(shuffled) == drawn
+    code = (
+        "import sys\n"
+        "from wiring.config import parse_config\n"
+        "from wiring.diagram import render_svg\n"
+        "sys.stdout.write(render_svg(parse_config(sys.argv[1])))\n"
+    )
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, text],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=60,
+            check=True,
+        )
+        assert done.stdout == drawn
+
+
 def test_every_used_header_pin_is_coloured_and_named(default_svg: ET.Element) -> None:
     for a in DEFAULT_PIN_MAP:
         pin = group(default_svg, f"pin-{a.physical}")
@@ -85,7 +179,7 @@ def test_every_used_header_pin_is_coloured_and_named(default_svg: ET.Element) ->
         shape = pin.find("svg:circle", NS)
         assert shape is not None and shape.get("fill") == wire_colour(a.control.function).hex
     assert texts(group(default_svg, "pin-8"))[1] == "GPIO14 UART (keep free)"
-    assert texts(group(default_svg, "pin-7"))[1] == "GPIO4 free (coin input later)"
+    assert texts(group(default_svg, "pin-7"))[1] == "GPIO4 coin 1"
     assert texts(group(default_svg, "pin-25"))[1] == "GND (P1 ground)"
     assert group(default_svg, "pin-1").find("svg:rect", NS) is not None  # the square pad
 
@@ -122,10 +216,12 @@ def test_a_map_without_a_door_switch_shows_it_not_fitted() -> None:
 
 
 def test_an_override_is_drawn_where_it_moved_the_button() -> None:
-    pin_map: PinMap = parse_config("[player2]\nslot3 = 4\n")
+    pin_map: PinMap = parse_config("[player2]\nslot3 = 4\n[operator]\ncoin1 = false\n")
     root = parse(render_svg(pin_map))
     assert texts(group(root, "cocktail-p2-slot3")) == ["slot3", "GPIO4", "pin 7"]
     assert texts(group(root, "pin-7"))[1] == "GPIO4 P2 slot3"
+    assert texts(group(root, "door-coin1")) == ["coin 1", "not fitted"]
+    assert texts(group(root, "pin-18"))[1] == "GPIO24 free"
 
 
 def test_the_committed_diagram_is_what_the_code_draws_now() -> None:

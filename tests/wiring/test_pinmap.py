@@ -94,9 +94,10 @@ def test_the_operators_lines_come_in_table_order_and_the_coin_lines_are_optional
         Function.METER,
         Function.LOCKOUT,
     )
-    assert frozenset(
-        {Function.DOOR, Function.COIN1, Function.COIN2, Function.METER, Function.LOCKOUT}
-    ) == OPTIONAL
+    assert (
+        frozenset({Function.DOOR, Function.COIN1, Function.COIN2, Function.METER, Function.LOCKOUT})
+        == OPTIONAL
+    )
     assert [c.order for c in (Control(Function.TEST), COIN1, COIN2, METER, LOCKOUT)] == [
         (2, 0),
         (2, 3),
@@ -299,9 +300,7 @@ def test_every_error_is_a_value_error() -> None:
     st.permutations(FREE_GPIOS),
     st.lists(st.sampled_from(OPTIONAL_CONTROLS), unique=True, max_size=3),
 )
-def test_any_map_of_distinct_free_gpios_is_valid(
-    order: list[int], optional: list[Control]
-) -> None:
+def test_any_map_of_distinct_free_gpios_is_valid(order: list[int], optional: list[Control]) -> None:
     # 17 free GPIOs: the 14 required buttons and up to 3 optional lines.
     pins = dict(zip([*REQUIRED, *optional], order, strict=False))
     pin_map = PinMap.from_pins(pins)

@@ -27,18 +27,39 @@ def test_the_docs_table_is_the_default_maps_table() -> None:
     rows = [
         [cell.strip() for cell in line.strip("|").split("|")]
         for line in DOC.splitlines()
-        if re.match(r"\| (slot|pile|ground|TEST|SERVICE|door)", line)
+        if re.match(r"\| (slot|pile|ground|TEST|SERVICE|door|coin)", line)
     ]
     assert rows == [list(r.cells()) for r in table_rows(DEFAULT_PIN_MAP)]
+    assert "Free: none." in DOC
+    assert "kept for a coin input" not in DOC
 
 
-def test_the_docs_example_file_loads() -> None:
+def test_the_docs_example_files_load() -> None:
     blocks = re.findall(r"```toml\n(.*?)```", DOC, flags=re.S)
-    assert len(blocks) == 1
-    pin_map = parse_config(blocks[0])
+    assert len(blocks) == 2
+    coin, example = sorted(blocks, key=lambda b: "[player1]" in b)
+    pin_map = parse_config(example)
     assert pin_map.bcm(Control(Function.SLOT1, 0)) == 4
     assert pin_map.bcm(Control(Function.PILE2, 1)) == 14
     assert pin_map.bcm(Control(Function.DOOR)) is None
+    assert pin_map.bcm(Control(Function.COIN1)) is None
+    # Coin 2 and the lockout on SPI0, allowed: the section on coin mechanisms.
+    pin_map = parse_config(coin)
+    assert pin_map.allow_reserved == frozenset({7, 8})
+    assert pin_map.bcm(Control(Function.COIN2)) == 7
+    assert pin_map.bcm(Control(Function.LOCKOUT)) == 8
+    assert pin_map.pins() == DEFAULT_PIN_MAP.pins() | {
+        Control(Function.COIN2): 7,
+        Control(Function.LOCKOUT): 8,
+    }
+
+
+def test_the_doc_explains_the_coin_lines_and_links_pricing() -> None:
+    assert "## Coin mechanisms, meter and lockout" in DOC
+    assert "(#coin-mechanisms-meter-and-lockout)" in DOC
+    assert "](pricing.md)" in DOC
+    for key in ("`coin1`, `coin2`", "`meter`, `lockout`"):
+        assert f"| {key} | `[operator]` |" in DOC
 
 
 @pytest.mark.parametrize(
@@ -50,6 +71,7 @@ def test_the_docs_example_file_loads() -> None:
         "[player1]\nslot1 = '17'\n",
         "[operator]\ntest = 4\n\nallow_reserved = [14]\n",
         "[player1]\nslot1 = \n",
+        "[operator]\nlockout = true\n",
     ],
 )
 def test_the_docs_error_examples_are_real(text: str) -> None:

@@ -97,7 +97,7 @@ def test_opening_reports_every_controls_level_and_uses_bounce_time_none(
     mock: MockInput, clock: VirtualClock
 ) -> None:
     initial = mock.edges.take()
-    assert len(initial) == 14
+    assert len(initial) == 15  # 12 player buttons, TEST, SERVICE, coin 1
     assert all(e.initial and not e.pressed and e.t_ns == START_NS for e in initial)
     assert all(device.pin.bounce is None for device in mock.devices.values())
     assert mock.pin(Control(0, Button.SLOT1)).pull == "up"
@@ -114,8 +114,9 @@ def test_the_pigpio_factory_is_refused() -> None:
 
 
 def test_a_custom_pin_map_moves_the_buttons(edges: EdgeQueue, clock: VirtualClock) -> None:
-    # GPIO4 and GPIO21 are the two the default map leaves free.
-    pins = dict(DEFAULT_PINS) | {Control(0, Button.SLOT1): 4, Control(1, Button.PILE1): 21}
+    # GPIO4 (coin 1's) and GPIO21 (the meter's) are free once those are left out.
+    pins = {c: b for c, b in DEFAULT_PINS.items() if c != COIN1}
+    pins |= {Control(0, Button.SLOT1): 4, Control(1, Button.PILE1): 21}
     backend = MockInput(edges, pins=pins, clock=clock)
     backend.open()
     try:

@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 
 from cabinet.i18n import Translator
+from cabinet.money.keeper import MoneyKeeper
+from cabinet.money.pricing import PricePer, Pricing
 from cabinet.service.setting_pages import setting_label
 from cabinet.storage.setting_table import SETTINGS, in_group
 from cabinet.storage.setting_types import Setting, SettingGroup
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
-from game.rules import TieRule
+from game.rules import MS, TieRule
 from tests.cabinet.service.conftest import Cabinet
 
 Check = Callable[[Cabinet], bool]
@@ -22,6 +24,15 @@ Check = Callable[[Cabinet], bool]
 
 def rules(cab: Cabinet) -> Any:
     return cab.app.flow.settings.rules
+
+
+def money(cab: Cabinet) -> MoneyKeeper:
+    assert cab.app.money is not None
+    return cab.app.money
+
+
+def pricing(cab: Cabinet) -> Pricing:
+    return money(cab).pricing
 
 
 EFFECTS: dict[str, tuple[object, Check]] = {
@@ -54,6 +65,23 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "keyboard_map": ({"p1.slot1": "q"}, lambda c: "keyboard_map" in c.app.restart_needed),
     "operator_pin": ("1234", lambda c: _asks_for_pin(c)),
     "records_kept": (10, lambda c: c.store.records.count() == 10),
+    "free_play": (False, lambda c: pricing(c).free_play is False),
+    "units_per_credit": (2, lambda c: pricing(c).units_per_credit == 2),
+    "credits_per_game": (2, lambda c: pricing(c).credits_per_game == 2),
+    "price_per": ("match", lambda c: pricing(c).price_per is PricePer.MATCH),
+    "cpu_game_costs": (False, lambda c: pricing(c).cpu_game_costs is False),
+    "bonus_units": (1, lambda c: pricing(c).bonus_units == 1),
+    "bonus_credits": (2, lambda c: pricing(c).bonus_credits == 2),
+    "max_credits": (31, lambda c: pricing(c).max_credits == 31),
+    "coin1_units": (2, lambda c: pricing(c).coin_units[0] == 2),
+    "coin2_units": (3, lambda c: pricing(c).coin_units[1] == 3),
+    "currency": ("USD", lambda c: pricing(c).currency == "USD"),
+    "coin1_cents": (105, lambda c: pricing(c).coin_cents[0] == 105),
+    "coin2_cents": (205, lambda c: pricing(c).coin_cents[1] == 205),
+    "coin_pulse_min_ms": (25, lambda c: money(c).detector.min_ns == 25 * MS),
+    "coin_pulse_max_ms": (160, lambda c: money(c).detector.max_ns == 160 * MS),
+    "meter_on_ms": (60, lambda c: money(c).meter.on_ns == 60 * MS),
+    "meter_off_ms": (60, lambda c: money(c).meter.off_ns == 60 * MS),
 }
 
 
@@ -73,6 +101,8 @@ def test_every_setting_has_its_effect_test() -> None:
 
 
 def _page(setting: Setting[Any]) -> str:
+    if setting.group is SettingGroup.PRICING:
+        return "Pricing"
     return "Game settings" if setting.group is SettingGroup.GAME else "Cabinet settings"
 
 
@@ -113,5 +143,5 @@ def test_a_setting_changed_in_the_menu_takes_effect_on_leaving(
 
 def test_every_setting_is_on_a_page() -> None:
     listed = [*in_group(SettingGroup.GAME), *in_group(SettingGroup.CABINET)]
-    listed += in_group(SettingGroup.OPERATOR)
+    listed += [*in_group(SettingGroup.OPERATOR), *in_group(SettingGroup.PRICING)]
     assert sorted(s.name for s in listed) == sorted(s.name for s in SETTINGS)

@@ -144,9 +144,9 @@ def test_a_partial_file_changes_only_what_it_holds(
     capsys.readouterr()
     assert main(["settings", "show", "--data-dir", str(data)]) == 0
     out = capsys.readouterr().out
-    assert "  volume            15   (default 80)" in out
-    assert "  language          pt   (default en)" in out
-    assert "  cpu_level         3\n" in out
+    assert "  volume             15   (default 80)" in out
+    assert "  language           pt   (default en)" in out
+    assert "  cpu_level          3\n" in out
 
 
 def test_export_to_standard_output_and_missing_files(

@@ -10,6 +10,8 @@ opens the buttons on the same pins.
   on-screen strip when there is no board (:func:`lights_output`).
 - **Door**: the door switch as the table process reports it (:func:`door_open_from`).
 - **Records**: finished games go into the books (:func:`record_sink`).
+- **Coin lines**: the coin meter and lockout outputs (:func:`coin_lines`), driven by the
+  display process's money keeper.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from cabinet.records import StoredRecords
 if TYPE_CHECKING:
     from cabinet.inputs.controls import Control
     from cabinet.inputs.door import DoorOpen
+    from cabinet.money.outputs import CoinLines
     from cabinet.storage.store import CabinetStore
     from cabinet.table.remote import RemoteTable
 
@@ -78,6 +81,31 @@ def door_open_from(table: RemoteTable) -> DoorOpen:
         return True if state is None else state
 
     return door_open
+
+
+def coin_lines(path: Path | None, backend_name: str) -> CoinLines:
+    """The coin meter and lockout outputs of the installer's pin map (``path``, or the
+    default map): on the GPIO with the gpio backend (lgpio on a Pi), on gpiozero mock pins
+    otherwise. Outputs that cannot be opened are said, once, and the cabinet runs on with
+    none (coins are still counted; the meter is owed what it misses)."""
+    from cabinet.money.outputs import GpioCoinLines, NoLines
+    from cabinet.table.hardware import pin_map
+    from wiring.pinmap import Control as WiredControl
+    from wiring.pinmap import Function
+
+    wired = pin_map(path)
+    meter = wired.bcm(WiredControl(Function.METER))
+    lockout = wired.bcm(WiredControl(Function.LOCKOUT))
+    factory = None
+    if backend_name != "gpio":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    try:
+        return GpioCoinLines(meter, lockout, pin_factory=factory)
+    except Exception as exc:  # a GPIO taken by another program, no GPIO chip at all
+        log.warning("the coin meter and lockout outputs cannot be opened (%s): not driven", exc)
+        return NoLines()
 
 
 def record_sink(store: CabinetStore) -> StoredRecords:

@@ -26,7 +26,14 @@ from typing import Any
 from cabinet.app import CabinetApp, run_frames
 from cabinet.app_settings import AppSettings
 from cabinet.arg_types import float_range
-from cabinet.assembly import board_port, button_pins, door_open_from, lights_output, record_sink
+from cabinet.assembly import (
+    board_port,
+    button_pins,
+    coin_lines,
+    door_open_from,
+    lights_output,
+    record_sink,
+)
 from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
 from cabinet.display.geometry import Orientation
 from cabinet.i18n import LANGUAGES
@@ -312,6 +319,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         return pygame.display.set_mode(chosen or ((0, 0) if full else WINDOW_SIZE), flags)
 
     records = record_sink(store)
+    lines = coin_lines(args.wiring, backend_name)
+    cleanup.callback(lines.close)
     app = CabinetApp(
         screen,
         edges,
@@ -327,6 +336,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         table=table,
         settings_overlay=lambda settings: overlay(settings, args),
         door_open=door_open_from(table),
+        coin_lines=lines,
     )
     cleanup.callback(app.host.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d", backend_name, *screen.get_size())

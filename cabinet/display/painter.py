@@ -40,8 +40,8 @@ class DrawItem:
     ``deck_count``, ``label``, ``stuck``, ``message`` (player, text), ``pile`` (index =
     pile, card), ``pile_count`` (index, text), ``countdown`` (text), ``sprite`` (a moving
     card: player, card), ``banner``, ``prompt``, ``howto``, ``headline``, ``match``,
-    ``footer`` (text), ``panel`` (player; a panel's background), ``title``, ``status``,
-    ``line`` (player, text), ``light`` (index in ``LIGHT_NAMES`` order, style = colour).
+    ``footer``, ``credits`` (text), ``panel`` (player; a panel's background), ``title``,
+    ``status``, ``line`` (player, text), ``light`` (index in ``LIGHT_NAMES`` order, style = colour).
     ``rect`` is the screen rectangle it covers; ``rotation`` is 0 or 180 degrees.
     """
 

@@ -10,7 +10,8 @@ The invariants (:meth:`Ledger.check`, and ``docs/pricing.md``):
 1. coin units in = units turned into credits + units held (the fraction) + units pending
    (coins taken while the service menu was open) + units cleared;
 2. credits granted (paid, bonus included, and service) = credits spent + credits cleared
-   + credits on the cabinet;
+   + credits on the cabinet, and no more credits were bought than units turned into
+   credits (a credit costs at least one unit);
 3. meter pulses done + meter pulses owed = coin units in.
 
 >>> from cabinet.money.pricing import Pricing
@@ -186,6 +187,12 @@ class Ledger:
             )
         if self.credits_bonus > self.credits_paid:
             raise LedgerError(f"bonus credits ({self.credits_bonus}) exceed paid credits")
+        bought = self.credits_paid - self.credits_bonus
+        if bought > self.units_converted:
+            raise LedgerError(
+                f"credits bought ({bought}) exceed the coin units turned into credits "
+                f"({self.units_converted}): a credit without its coin"
+            )
         if self.meter_done + self.meter_owed != self.units_in:
             raise LedgerError(
                 f"meter pulses done + owed ({self.meter_done} + {self.meter_owed}) != coin "

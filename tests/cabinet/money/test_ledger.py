@@ -72,6 +72,7 @@ def test_a_meter_pulse_needs_one_owed() -> None:
         ({"credits": 1}, "credits granted"),
         ({"units_in": 1, "units_held": 1}, "meter pulses"),
         ({"coins1": -1}, "whole number"),
+        ({"credits": 1, "credits_paid": 1}, "a credit without its coin"),
     ],
 )
 def test_check_names_the_broken_invariant(counts: dict[str, int], message: str) -> None:

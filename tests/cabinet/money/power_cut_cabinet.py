@@ -1,0 +1,202 @@
+"""The cabinet of the money power-cut test (``test_power_cut.py``): plays games and takes
+coins until it is killed.
+
+Run as ``python -m tests.cabinet.money.power_cut_cabinet DATA_DIR SEED [--crash NAME:N]
+[--plant credit-before-commit] [--drain]`` from the repository. It is a whole headless
+cabinet (:class:`cabinet.app.CabinetApp`, the dummy video driver) on a virtual clock, with
+both coin lines and the SERVICE button on gpiozero mock pins driven by timed pulses (a
+seeded mix of good coins, too short and too long pulses, service credits), two simulated
+players who start a game with their pile buttons whenever the credits cover it, and the
+meter on a mock output pin. Coins come only while the keeper lets them in (the lockout).
+It prints, each line flushed after what it says happened::
+
+    ready <units_in> <meter_owed>   the store is open (the counts found)
+    pulse <mech> <ms>               a coin line's pulse is about to end
+    step <name> <coins> <units_in> <meter_done> <credits_spent>
+                                    the keeper passed a checkpoint (counts as committed)
+    drained <meter_done>            --drain: every owed meter pulse was given
+
+``--crash NAME:N`` sends itself SIGKILL at the N-th time the keeper reaches checkpoint
+NAME (``coin-seen``, ``coin-committed``, ``meter-started``, ``meter-ended``,
+``meter-committed``, ``paid``); the test also kills it from outside. ``--plant
+credit-before-commit`` runs a keeper with a planted bug: it keeps the credit before the
+coin is committed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame
+from gpiozero.pins.mock import MockFactory
+
+from cabinet.app import CabinetApp
+from cabinet.app_settings import AppSettings
+from cabinet.autoplay import AutoPlayers
+from cabinet.inputs.clock import VirtualClock
+from cabinet.inputs.controls import COIN1, COIN2, SERVICE, Control
+from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.gpio import DEFAULT_PINS
+from cabinet.inputs.mock import MockInput
+from cabinet.money.coins import Coin
+from cabinet.money.keeper import MoneyKeeper
+from cabinet.money.outputs import GpioCoinLines
+from cabinet.records import StoredRecords
+from cabinet.sound import SoundBoard
+from cabinet.storage.setting_table import (
+    BONUS_CREDITS,
+    BONUS_UNITS,
+    COIN2_UNITS,
+    FREE_PLAY,
+    IDLE_TIMEOUT_S,
+    JOIN_CPU_WAIT_S,
+    MAX_CREDITS,
+)
+from cabinet.storage.store import CabinetStore
+from game.edges import Button
+
+FRAME = 16_666_667
+MS = 1_000_000
+COIN2_GPIO = 7
+"""Coin 2 on SPI0's GPIO7, as docs/pricing.md wires it."""
+
+
+def say(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+class PlantedKeeper(MoneyKeeper):
+    """The planted bug: the credit is kept (committed) before the coin is."""
+
+    def _coin(self, coin: Coin) -> None:
+        self.checkpoint("coin-seen")
+        before = self.ledger
+        units = self.pricing.units_of(coin.mech)
+        after = before.insert(coin.mech, self.pricing, units=units, pending=self.in_service)
+        credit_only = dataclasses.replace(
+            before,
+            credits=after.credits,
+            credits_paid=after.credits_paid,
+            credits_bonus=after.credits_bonus,
+            bonus_progress=after.bonus_progress,
+        )
+        self.store.commit_money(credit_only)
+        self.checkpoint("credit-granted")
+        self.store.commit_money(after, self._counted(coin.mech, units, before, after))
+        self.checkpoint("coin-committed")
+        self.meter.queue(units)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("data")
+    parser.add_argument("seed", type=int)
+    parser.add_argument("--crash", default=None)
+    parser.add_argument("--plant", choices=("credit-before-commit",), default=None)
+    parser.add_argument("--drain", action="store_true")
+    args = parser.parse_args(argv)
+    crash_name, _, crash_n = (args.crash or "::").partition(":")
+    counts: dict[str, int] = {}
+    rng = random.Random(args.seed)
+
+    store = CabinetStore.open(Path(args.data))
+    if store.settings.get(FREE_PLAY):
+        for setting, value in (
+            (FREE_PLAY, False),
+            (COIN2_UNITS, 3),
+            (BONUS_UNITS, 4),
+            (BONUS_CREDITS, 1),
+            (MAX_CREDITS, 12),
+            (IDLE_TIMEOUT_S, 15),
+            (JOIN_CPU_WAIT_S, 3),
+        ):
+            store.settings.set(setting, value)
+        store.save_settings()
+
+    def checkpoint(name: str) -> None:
+        ledger = store.ledger
+        say(
+            f"step {name} {ledger.coins1 + ledger.coins2} {ledger.units_in} "
+            f"{ledger.meter_done} {ledger.credits_spent}"
+        )
+        counts[name] = counts.get(name, 0) + 1
+        if name == crash_name and str(counts[name]) == crash_n:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    factory = MockFactory()
+    lines = GpioCoinLines(21, None, pin_factory=factory)
+    keeper_type = PlantedKeeper if args.plant else MoneyKeeper
+    keeper = keeper_type(store, lines=lines, checkpoint=checkpoint)
+    say(f"ready {store.ledger.units_in} {store.ledger.meter_owed}")
+
+    pygame.display.init()
+    screen = pygame.display.set_mode((320, 240))
+    clock = VirtualClock(10**12)
+    edges = EdgeQueue()
+    mock = MockInput(edges, pins={**DEFAULT_PINS, COIN2: COIN2_GPIO}, clock=clock)
+    mock.open()
+    players = AutoPlayers(
+        lambda control, pressed, t: mock.change(control, pressed, t),
+        skill=5,
+        seed=args.seed,
+        join_after_ns=10**18,  # the players below start games themselves, when paid for
+    )
+    app = CabinetApp(
+        screen,
+        edges,
+        AppSettings.from_stored(store.settings),
+        clock=clock,
+        threaded=False,
+        seed=args.seed,
+        store=store,
+        records=StoredRecords(store),
+        sounds=SoundBoard.silent(),
+        money=keeper,
+    )
+    if args.drain:
+        while keeper.ledger.meter_owed:
+            app.step(clock.advance(FRAME))
+        say(f"drained {keeper.ledger.meter_done}")
+        return 0
+
+    pulse: tuple[Control, int] | None = None  # a line low, and when it comes up
+    next_at = clock() + 200 * MS
+    while True:
+        now = clock.advance(FRAME)
+        if pulse is not None and now >= pulse[1]:
+            mock.release(pulse[0], pulse[1])
+            pulse = None
+        elif pulse is None and now >= next_at and keeper.accepting:  # the lockout
+            roll = rng.random()
+            if roll < 0.1:
+                mock.press(SERVICE, now)
+                mock.release(SERVICE, now + 50 * MS)
+            else:
+                line = COIN1 if roll < 0.7 else COIN2
+                length = rng.choice((5, 30, 60, 60, 60, 120, 140, 300))
+                say(f"pulse {line.name[-1]} {length}")
+                mock.press(line, now)
+                pulse = (line, now + length * MS)
+            next_at = now + rng.randrange(150, 1500) * MS
+        flow = app.flow
+        if flow.phase.value == "attract" and keeper.credits >= 2:
+            for player in (0, 1):
+                mock.press(Control(player, Button.PILE1), now + player * MS)
+                mock.release(Control(player, Button.PILE1), now + (60 + player) * MS)
+        players.act(now, flow.phase, flow.match)  # type: ignore[arg-type]
+        app.step(now)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

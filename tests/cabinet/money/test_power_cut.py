@@ -29,6 +29,7 @@ from cabinet.money.ledger import Ledger
 from cabinet.storage.paths import database_path
 
 ROOT = Path(__file__).resolve().parents[3]
+MODULE = "tests.cabinet.money.power_cut_cabinet"
 SEED = 20261201
 CHECKPOINTS = (
     "coin-seen",  # between the pulse and the credit
@@ -56,8 +57,7 @@ class Cabinet:
 
     def __init__(self, data: Path, seed: int, *extra: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.cabinet.money.power_cut_cabinet", str(data)]
-            + [str(seed), *extra],
+            [sys.executable, "-m", MODULE, str(data), str(seed), *extra],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -96,7 +96,7 @@ class Cabinet:
         self._reader.join(timeout=10)
 
     def finish(self) -> list[str]:
-        out, err = self.proc.communicate(timeout=120)
+        _, err = self.proc.communicate(timeout=120)
         self._reader.join(timeout=10)
         assert self.proc.returncode == 0, err[-2000:]
         return self.lines

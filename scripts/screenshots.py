@@ -4,7 +4,8 @@
 
 Each screen is the real cabinet (``CabinetApp``) on SDL's dummy video driver, driven by a
 virtual clock and simulated presses: attract, join, play in both orientations, game over,
-and the service menu.
+the service menu, and a paid cabinet: attract with credits, the Pricing page and the money
+audits.
 The same seed gives the same pictures.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import UTC, datetime
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,12 +28,18 @@ from cabinet.app_settings import AppSettings
 from cabinet.autoplay import AutoPlayers
 from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings, Phase
-from cabinet.inputs.controls import Control
+from cabinet.inputs.controls import COIN1, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from cabinet.service.bookkeeping import AuditGroupPage
+from cabinet.service.money_pages import PricingPage
+from cabinet.storage.audits import AuditGroup
+from cabinet.storage.setting_table import FREE_PLAY, UNITS_PER_CREDIT
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
 
 SIZE = (1280, 720)
+PHOTO_TIME = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+"""The wall clock of the paid cabinet's books (their "last cleared" line)."""
 S = 1_000_000_000
 
 
@@ -73,6 +81,12 @@ class Shoot:
             self.people.tap(Control(player, Button.PILE1), self.now)
         self.run(0.3)
 
+    def coin(self) -> None:
+        """A coin in mechanism 1: its line low for 60 ms."""
+        self.edges.put(RawEdge(COIN1, True, self.now))
+        self.edges.put(RawEdge(COIN1, False, self.now + 60_000_000))
+        self.run(0.3)
+
     def save(self, path: Path) -> None:
         pygame.image.save(self.screen, str(path))
         print(path)
@@ -110,6 +124,29 @@ def main() -> int:
         menu.app.open_service(menu.now)
         menu.run(0.5)
         menu.save(out / "service-menu.png")
+        store.close()
+
+    with tempfile.TemporaryDirectory() as data:
+        store = CabinetStore.open(Path(data), wall_clock=lambda: PHOTO_TIME)
+        store.settings.set(FREE_PLAY, False)
+        store.settings.set(UNITS_PER_CREDIT, 2)
+        store.save_settings()
+        paid = Shoot(Orientation.UPRIGHT, seed=10, store=store)
+        paid.run(1)
+        for _ in range(3):
+            paid.coin()
+        paid.run(10.2)  # the prompt shown, not blinked off
+        paid.save(out / "attract-paid.png")
+        paid.app.open_service(paid.now)
+        service = paid.app.service
+        assert service is not None
+        service.push(PricingPage())
+        paid.run(0.5)
+        paid.save(out / "service-pricing.png")
+        service.pop(paid.now)
+        service.push(AuditGroupPage(AuditGroup.MONEY))
+        paid.run(0.5)
+        paid.save(out / "service-money.png")
         store.close()
     pygame.display.quit()
     return 0

@@ -58,6 +58,8 @@ def value_text(tr: Translator, setting: Setting[Any], value: Any, currency: str 
         return tr.t("service.value.keys_changed", count=len(value))
     if value == AUTO:
         return tr.t("service.value.auto")
+    if name == "bonus_units" and value == 0:
+        return tr.t("service.value.off")
     if isinstance(value, bool):
         return tr.t("service.value.on" if value else "service.value.off")
     if name == "language":

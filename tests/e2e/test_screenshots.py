@@ -11,7 +11,17 @@ import pygame
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ("attract", "join", "play-upright", "game-over", "play-cocktail", "service-menu")
+SCREENS = (
+    "attract",
+    "join",
+    "play-upright",
+    "game-over",
+    "play-cocktail",
+    "service-menu",
+    "attract-paid",
+    "service-pricing",
+    "service-money",
+)
 
 
 @pytest.mark.slow

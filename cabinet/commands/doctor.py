@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     checks: list[Callable[[], Finding]] = [
         lambda: check_wiring(args.wiring),
         lambda: check_data_dir(args.data_dir),
+        lambda: check_money(args.data_dir),
         check_display,
         check_sound,
         lambda: check_lights(args.lights),
@@ -167,6 +168,48 @@ def check_data_dir(path: str | Path | None) -> Finding:
             )
         detail += ", database passes its integrity check"
     return Finding("data directory", Level.OK, detail)
+
+
+def check_money(path: str | Path | None) -> Finding:
+    """The money as the books have it: the pricing, the credits, meter pulses owed and
+    coin errors since the money audits were last cleared (read only)."""
+    database = database_path(data_dir(path))
+    if not database.exists():
+        return Finding("money", Level.OK, "no database yet: free play")
+    from cabinet.money.pricing import money_text
+    from cabinet.storage.database import Access
+    from cabinet.storage.problems import StorageError
+    from cabinet.storage.setting_table import CURRENCY
+    from cabinet.storage.store import CabinetStore
+
+    try:
+        store = CabinetStore.open(data_dir(path), access=Access.READ)
+    except StorageError as exc:
+        return Finding("money", Level.FAIL, str(exc), "see docs/troubleshooting.md")
+    try:
+        pricing, ledger = store.settings.pricing(), store.ledger
+        money = store.audits.money.current
+        earnings = money_text(
+            store.audits.money.lifetime.earnings_cents, store.settings.get(CURRENCY)
+        )
+    finally:
+        store.close()
+    price = "free play" if pricing.free_play else f"{pricing.credits_per_game} credit(s) a game"
+    detail = (
+        f"{price}; {ledger.credits} credit(s) on the cabinet, {ledger.meter_owed} meter "
+        f"pulse(s) owed, earnings {earnings} in all"
+    )
+    errors = money.coin_errors1 + money.coin_errors2
+    if errors:
+        return Finding(
+            "money",
+            Level.WARN,
+            f"{detail}; {money.coin_errors1} coin 1 and {money.coin_errors2} coin 2 "
+            "error(s) since the money audits were cleared",
+            "pulses of the wrong length or a line held low: the service menu's input test "
+            "shows each pulse's length (coin_pulse_min_ms, coin_pulse_max_ms; docs/pricing.md)",
+        )
+    return Finding("money", Level.OK, detail)
 
 
 def check_display() -> Finding:
@@ -340,10 +383,9 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
                     "set the mechanism to NO and check its wiring (docs/pricing.md)",
                 )
             )
+        controls = [c for c in controls if c not in held]  # a held line cannot pulse
         for control in controls:
             label = control.name
-            if control in held:
-                continue
             if isinstance(backend, MockInput):  # no one to press: drive the mock pin
                 t = time.monotonic_ns()
                 backend.press(control, t)

@@ -83,3 +83,56 @@ def test_the_led_board_is_found_and_its_firmware_compared(board: Simulator) -> N
     finding = check_lights(board.port)
     assert finding.level is Level.OK, finding.line()
     assert "firmware 1.0.0" in finding.detail and "round trip" in finding.detail
+
+
+def test_doctor_reads_the_money_and_warns_of_coin_errors(tmp_path: Path) -> None:
+    from cabinet.commands.doctor import check_money
+    from cabinet.inputs.controls import COIN1
+    from cabinet.inputs.debounce import OperatorEdge
+    from cabinet.money.keeper import MoneyKeeper
+    from cabinet.storage.setting_table import FREE_PLAY
+    from cabinet.storage.store import CabinetStore
+
+    assert check_money(tmp_path).detail == "no database yet: free play"
+    store = CabinetStore.open(tmp_path)
+    store.settings.set(FREE_PLAY, False)
+    store.save_settings()
+    keeper = MoneyKeeper(store)
+    t = 10**12
+    keeper.take([OperatorEdge(COIN1, True, t), OperatorEdge(COIN1, False, t + 60_000_000)])
+    store.close()
+    finding = check_money(tmp_path)
+    assert finding.level is Level.OK
+    assert finding.detail == (
+        "1 credit(s) a game; 1 credit(s) on the cabinet, 1 meter pulse(s) owed, "
+        "earnings EUR 1.00 in all"
+    )
+    store = CabinetStore.open(tmp_path)
+    keeper = MoneyKeeper(store)
+    keeper.take([OperatorEdge(COIN1, True, t), OperatorEdge(COIN1, False, t + 5_000_000)])
+    store.close()
+    finding = check_money(tmp_path)
+    assert finding.level is Level.WARN
+    assert "1 coin 1 and 0 coin 2 error(s)" in finding.detail
+    assert "input test" in (finding.fix or "")
+
+
+def test_doctor_says_a_coin_line_held_low(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cabinet.inputs.controls import COIN1
+    from cabinet.inputs.mock import MockInput
+
+    opened = MockInput.open
+
+    def open_with_coin_held(self: MockInput) -> None:
+        self.hold_at_power_on(COIN1)  # a jammed coin, or a mechanism set to NC
+        opened(self)
+
+    monkeypatch.setattr(MockInput, "open", open_with_coin_held)
+    status = main(["doctor", "--input", "mock", "--data-dir", str(tmp_path), "--lights", "none"])
+    out = capsys.readouterr().out
+    assert "[FAIL] coins: the coin1 line is held low" in out
+    assert "set the mechanism to NO" in out
+    assert "buttons: all 14 controls answered" in out  # coin 1 could not pulse
+    assert status == 1

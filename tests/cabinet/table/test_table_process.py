@@ -241,3 +241,40 @@ def test_sigint_stops_the_cabinet_even_when_started_with_it_ignored(
         status = cab.stop()
     assert status == 0
     assert "stopped after" in "\n".join(cab.lines)
+
+
+def test_a_coin_through_the_table_process_is_credited_and_kept(
+    cabinet_dirs: tuple[Path, Path],
+) -> None:
+    """A coin pulse on the mock pin of the table process (stamped 60 ms apart, as the
+    kernel would) reaches the display's money keeper, which commits it: the credit is in
+    the books after the cabinet stops."""
+    from cabinet.inputs.controls import COIN1
+    from cabinet.storage.setting_table import FREE_PLAY
+
+    data, sock = cabinet_dirs
+    store = CabinetStore.open(data)
+    store.settings.set(FREE_PLAY, False)
+    store.save_settings()
+    store.close()
+    cab = Cabinet(data, sock)
+    try:
+        cab.table_pid()
+        with PressSender(sock) as sender:
+            t = time.monotonic_ns()
+            sender.send(COIN1, True, t)
+            sender.send(COIN1, False, t + 60_000_000)
+            t += 500_000_000
+            sender.send(COIN1, True, t)
+            sender.send(COIN1, False, t + 2_000_000)  # too short: no coin
+        cab.wait_for(r"coin 1: 1 unit\(s\), pulse 60\.0 ms; credits 1")
+        cab.wait_for(r"coin 1: no coin \(short, 2\.0 ms\)")
+        assert cab.stop() == 0
+    finally:
+        cab.kill()
+    store = CabinetStore.open(data)
+    try:
+        assert (store.ledger.coins1, store.ledger.credits, store.ledger.coin_errors) == (1, 1, 1)
+        assert store.audits.money.lifetime.earnings_cents == 100
+    finally:
+        store.close()

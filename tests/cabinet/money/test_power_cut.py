@@ -15,11 +15,7 @@ cut is ``synchronous=FULL``'s fsync (docs/storage.md).
 from __future__ import annotations
 
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,8 +23,8 @@ import pytest
 
 from cabinet.money.ledger import Ledger
 from cabinet.storage.paths import database_path
+from tests.cabinet.killed_child import KilledChild
 
-ROOT = Path(__file__).resolve().parents[3]
 MODULE = "tests.cabinet.money.power_cut_cabinet"
 SEED = 20261201
 CHECKPOINTS = (
@@ -52,54 +48,11 @@ class Acked:
     spent: int = 0
 
 
-class Cabinet:
+class Cabinet(KilledChild):
     """The cabinet process and the lines it has printed."""
 
     def __init__(self, data: Path, seed: int, *extra: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", MODULE, str(data), str(seed), *extra],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self._printed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.endswith("\n"):
-                with self._printed:
-                    self.lines.append(line.rstrip("\n"))
-                    self._printed.notify_all()
-        with self._printed:
-            self._printed.notify_all()
-
-    def wait_killed(self) -> None:
-        """It kills itself at its checkpoint."""
-        code = self.proc.wait(timeout=120)
-        self._reader.join(timeout=10)
-        assert self.proc.stderr is not None
-        assert code == -signal.SIGKILL, f"exit {code}: {self.proc.stderr.read()[-2000:]}"
-
-    def kill_after_lines(self, n: int) -> None:
-        with self._printed:
-            arrived = self._printed.wait_for(
-                lambda: len(self.lines) >= n or self.proc.poll() is not None, timeout=120
-            )
-        assert arrived and self.proc.poll() is None, "the cabinet stopped by itself"
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=10)
-
-    def finish(self) -> list[str]:
-        _, err = self.proc.communicate(timeout=120)
-        self._reader.join(timeout=10)
-        assert self.proc.returncode == 0, err[-2000:]
-        return self.lines
+        super().__init__(MODULE, str(data), str(seed), *extra)
 
 
 def stored(data: Path) -> tuple[Ledger, dict[str, int]]:

@@ -13,11 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -25,65 +21,21 @@ import pytest
 from cabinet.storage.paths import database_path
 from cabinet.storage.setting_table import VOLUME
 from cabinet.storage.store import CabinetStore
+from tests.cabinet.killed_child import KilledChild
 
-ROOT = Path(__file__).resolve().parents[3]
 KILLS = 20
 SEED = 20250301
 
 
-class Writer:
+class Writer(KilledChild):
     """The writer process and the lines it has printed so far."""
 
     def __init__(self, data: Path, run: int) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.cabinet.storage.power_cut_writer", str(data), str(run)],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.lines: list[str] = []
-        self.ready = threading.Event()
-        self._printed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        super().__init__("tests.cabinet.storage.power_cut_writer", str(data), str(run))
 
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.endswith("\n"):  # a line cut short by the kill was not reported
-                with self._printed:
-                    self.lines.append(line.rstrip("\n"))
-                    self._printed.notify_all()
-                if line == "ready\n":
-                    self.ready.set()
-        with self._printed:  # the writer's output ended
-            self._printed.notify_all()
-
-    def kill_after_lines(self, n: int) -> None:
-        """Once it has printed ``n`` lines after "ready" (each a transaction returned),
-        SIGKILL it at once: it is then somewhere in the next transaction. Counting lines,
-        not time, keeps the test the same on a slow machine and a fast one."""
-        with self._printed:
-            arrived = self._printed.wait_for(
-                lambda: len(self.lines) >= n + 1 or self.proc.poll() is not None, timeout=60
-            )
-        assert arrived and self.proc.poll() is None, "the writer stopped by itself"
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self._reader.join(timeout=10)
-
-    def kill_after(self, delay_s: float) -> None:
-        """Let it run ``delay_s`` more seconds (it must still be running), then SIGKILL."""
-        try:
-            self.proc.wait(timeout=delay_s)
-        except subprocess.TimeoutExpired:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(timeout=10)
-            self._reader.join(timeout=10)
-            return
-        assert self.proc.stderr is not None
-        raise AssertionError(f"the writer stopped by itself: {self.proc.stderr.read()}")
+    def wait_ready(self) -> bool:
+        """Whether it said "ready" (its first line) within 20 s."""
+        return self.wait_lines(1, timeout_s=20) and self.lines[0] == "ready"
 
 
 @pytest.mark.slow
@@ -98,8 +50,8 @@ def test_killing_the_writer_never_loses_a_committed_game(tmp_path: Path) -> None
         if run > 0 and rng.random() < 0.2:
             writer.kill_after(rng.uniform(0.0, 0.3))  # while starting: opening, migrating
         else:
-            assert writer.ready.wait(timeout=20), "the writer did not start"
-            writer.kill_after_lines(rng.randint(1, 12))
+            assert writer.wait_ready(), "the writer did not start"
+            writer.kill_after_lines(1 + rng.randint(1, 12))  # lines after "ready"
         attempt = None
         for line in writer.lines:
             word, _, rest = line.partition(" ")

@@ -185,7 +185,7 @@ def passes_doctor(root: Path, data: Path) -> str | None:
     done = doctor(root, data)
     if done.returncode not in (0, 1) or "FAIL" in done.stdout:
         return f"doctor: {done.returncode}\n{done.stdout}{done.stderr}"
-    if "buttons: all 14 controls answered" not in done.stdout:
+    if "buttons: all 15 controls answered" not in done.stdout:
         return f"doctor did not check the buttons:\n{done.stdout}"
     return None
 

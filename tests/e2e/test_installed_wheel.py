@@ -115,7 +115,7 @@ def test_doctor_with_mock_input(installed: Path, tmp_path: Path) -> None:
         "--lights",
         str(tmp_path / "no-board"),
     )
-    assert "[ok  ] buttons: all 14 controls answered" in done.stdout, done.stdout + done.stderr
+    assert "[ok  ] buttons: all 15 controls answered" in done.stdout, done.stdout + done.stderr
     assert "[ok  ] wiring" in done.stdout
     assert done.returncode == 1  # no LED board and a dummy display need attention
 

@@ -110,6 +110,16 @@ MIGRATIONS: tuple[str, ...] = (
         value INTEGER NOT NULL         -- since the cabinet first started; never reset
     );
     """,
+    """
+    CREATE TABLE hall_of_fame (
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,  -- the entry's order: earlier first
+        category TEXT NOT NULL,        -- cabinet.halloffame.board.Category value
+        initials TEXT NOT NULL,        -- three characters; "   " until entered
+        figure   INTEGER NOT NULL,     -- ms, ns or a count (Category.unit)
+        date     TEXT NOT NULL,        -- ISO 8601 day (UTC) it was set
+        game     INTEGER               -- the game that set it (games.id), if still kept
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -434,7 +444,11 @@ def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=FULL")
         check = [row[0] for row in conn.execute("PRAGMA quick_check")]
         if check != ["ok"]:
-            raise UnusableDatabaseError(f"corrupt (integrity check: {check[0]})")
+            # One line: SQLite's first finding (its report may span lines, headed "***").
+            lines = [ln for ln in str(check[0]).splitlines() if ln and not ln.startswith("***")]
+            raise UnusableDatabaseError(
+                f"corrupt (integrity check: {lines[0] if lines else check[0]})"
+            )
         _check_version(conn)
         migrate(conn)
         _check_columns(conn)

@@ -27,7 +27,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from cabinet.halloffame.board import DEFAULT_SIZE, Board, Category
 from cabinet.money.ledger import Ledger
+from cabinet.storage import fame
 from cabinet.storage.audits import (
     AuditGroup,
     Audits,
@@ -79,6 +81,9 @@ class CabinetStore:
         """The counters, as last saved plus what was counted since."""
         self.records = RecordStore(db)
         """The last games (read only; :meth:`record_game` adds)."""
+        board, fame_problems = fame.load_board(db, DEFAULT_SIZE)
+        self.fame: Board = board
+        """The hall of fame as last committed."""
         ledger, money_problems = load_ledger(db)
         self.ledger: Ledger = ledger
         """The money counts as last committed (:meth:`commit_money` replaces it)."""
@@ -87,6 +92,7 @@ class CabinetStore:
             *setting_problems,
             *audit_problems,
             *money_problems,
+            *fame_problems,
         ]
         """What went wrong opening the data, for the screen; already logged."""
         self._uptime_mark_ns: int | None = None
@@ -151,6 +157,7 @@ class CabinetStore:
         seats: Sequence[Seat | str] | None = None,
         *,
         now_ns: int | None = None,
+        records: Sequence[tuple[Category, int]] = (),
     ) -> int:
         """Store one ended game (finished or abandoned) and count it in the audits, in one
         transaction; prunes the games beyond the ``records_kept`` setting in it too.
@@ -158,8 +165,10 @@ class CabinetStore:
         ``summary`` is the game's (``LiveMatch.summary()``); ``seats`` who sat where, each
         a :class:`~game.summary.Seat` or its value, ``human``/``cpu`` (default: the record's
         ``meta["players"]``, which :class:`~game.live_match.LiveMatch` fills). ``now_ns``
-        (monotonic ns), when given, also saves the uptime since the last save. Returns the
-        game's id.
+        (monotonic ns), when given, also saves the uptime since the last save.
+        ``records``: the hall-of-fame places it set (``(category, figure)`` each), stored
+        in the same transaction with blank initials (:meth:`fame_entries_of` finds them,
+        :meth:`set_initials` fills them in). Returns the game's id.
         """
         if seats is None:
             seats = (record.meta or {}).get("players", ())
@@ -178,10 +187,40 @@ class CabinetStore:
                     self.settings.get(RECORDS_KEPT),
                 )
                 write_audits(conn, self.audits)
+                if records:
+                    fame.insert_entries(conn, records, self._wall_clock(), game_id, self.fame.size)
         except BaseException:
             self.audits = before
             raise
+        if records:
+            self._reload_fame()
         return game_id
+
+    # -- the hall of fame --------------------------------------------------------------
+
+    def fame_entries_of(self, game_id: int) -> list[tuple[int, Category, int]]:
+        """The entries game ``game_id`` set that are still kept: ``(entry id, category,
+        figure)`` each, in the order they were stored."""
+        rows = self.db.connection.execute(
+            "SELECT id, category, figure FROM hall_of_fame WHERE game = ? ORDER BY id",
+            (game_id,),
+        )
+        return [(int(i), Category(c), int(f)) for i, c, f in rows]
+
+    def set_initials(self, entry_id: int, initials: str) -> None:
+        """Fill in an entry's initials, in one transaction."""
+        with self.db.transaction() as conn:
+            fame.set_initials(conn, entry_id, initials)
+        self._reload_fame()
+
+    def clear_fame(self, category: Category | None = None) -> None:
+        """Clear one category of the hall of fame, or all of it, in one transaction."""
+        with self.db.transaction() as conn:
+            fame.clear(conn, category)
+        self._reload_fame()
+
+    def _reload_fame(self) -> None:
+        self.fame, _ = fame.load_board(self.db, self.fame.size)
 
     def commit_money(self, ledger: Ledger, counted: MoneyCounts | None = None) -> None:
         """Make ``ledger`` the money counts and count ``counted`` in the audits, in one

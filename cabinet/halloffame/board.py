@@ -1,0 +1,199 @@
+"""The hall of fame's categories and their ranking, as plain values: no clock, no I/O.
+
+A game that ended gives *candidates* (:func:`candidates`): a figure per category for
+each person who played it. A :class:`Board` keeps each category's best ``size`` entries;
+:meth:`Board.place` says where a figure would rank (``None``: not good enough), and an
+equal figure ranks *after* the entries already there, so the earlier entry keeps its
+place.
+
+>>> board = Board(size=2)
+>>> board.place(Category.MOST_PLAYS, 40)
+0
+>>> board = board.with_entry(Entry(Category.MOST_PLAYS, "ABC", 40, "2026-12-01", 1))
+>>> board.place(Category.MOST_PLAYS, 40)
+1
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from game.rules import MS
+from game.summary import GameSummary, Seat
+
+DEFAULT_SIZE = 5
+"""Entries kept per category unless the operator says otherwise."""
+
+
+class Category(enum.Enum):
+    """What a record is of. Values are the stored names."""
+
+    FASTEST_WIN_CPU_1 = "fastest_win_cpu_1"
+    FASTEST_WIN_CPU_2 = "fastest_win_cpu_2"
+    FASTEST_WIN_CPU_3 = "fastest_win_cpu_3"
+    FASTEST_WIN_CPU_4 = "fastest_win_cpu_4"
+    FASTEST_WIN_CPU_5 = "fastest_win_cpu_5"
+    FASTEST_TWO_PLAYER_WIN = "fastest_two_player_win"
+    LONGEST_STREAK = "longest_streak"
+    CLOSEST_RACE_WON = "closest_race_won"
+    MOST_PLAYS = "most_plays"
+
+    @property
+    def lower_is_better(self) -> bool:
+        """Times and margins: the smaller the better; streaks and plays: the larger."""
+        return self not in (Category.LONGEST_STREAK, Category.MOST_PLAYS)
+
+    @property
+    def unit(self) -> str:
+        """``ms`` for game times, ``ns`` for race margins, ``count`` otherwise."""
+        if self is Category.CLOSEST_RACE_WON:
+            return "ns"
+        return "count" if not self.lower_is_better else "ms"
+
+    @classmethod
+    def fastest_win_against(cls, cpu_level: int) -> Category:
+        """The fastest-win category for CPU level ``cpu_level`` (1-5)."""
+        return cls(f"fastest_win_cpu_{cpu_level}")
+
+
+class BoardError(ValueError):
+    """An entry that cannot be on the board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One place on the board: ``initials`` (3 characters), ``figure`` (ms, ns or a count,
+    :attr:`Category.unit`), ``date`` (ISO, the day it was set) and ``order`` (a number
+    that grows with every entry: the earlier of two equal figures ranks first)."""
+
+    category: Category
+    initials: str
+    figure: int
+    date: str
+    order: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.category, Category):
+            raise BoardError(f"category must be a Category, got {self.category!r}")
+        if not isinstance(self.initials, str) or len(self.initials) != 3:
+            raise BoardError(f"initials are 3 characters, got {self.initials!r}")
+        if isinstance(self.figure, bool) or not isinstance(self.figure, int) or self.figure < 0:
+            raise BoardError(f"a figure is a whole number >= 0, got {self.figure!r}")
+
+    def beats(self, other: Entry) -> bool:
+        """Whether this entry ranks above ``other`` (same category)."""
+        if self.figure != other.figure:
+            better = self.figure < other.figure
+            return better if self.category.lower_is_better else not better
+        return self.order < other.order
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Every category's best ``size`` entries, best first."""
+
+    size: int = DEFAULT_SIZE
+    entries: Mapping[Category, tuple[Entry, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise BoardError(f"a board keeps at least 1 entry a category, got {self.size!r}")
+
+    def top(self, category: Category) -> tuple[Entry, ...]:
+        return self.entries.get(category, ())
+
+    def place(self, category: Category, figure: int) -> int | None:
+        """Where ``figure`` would rank now (0: first), after every equal figure; ``None``
+        when it would not be kept."""
+        probe = Entry(category, "???", figure, "", order=2**63)
+        rank = sum(1 for e in self.top(category) if e.beats(probe))
+        return rank if rank < self.size else None
+
+    def with_entry(self, entry: Entry) -> Board:
+        """The board with ``entry`` in its place (and the category cut to ``size``)."""
+        kept = sorted((*self.top(entry.category), entry), key=_rank_key)
+        entries = dict(self.entries)
+        entries[entry.category] = tuple(kept[: self.size])
+        return Board(self.size, entries)
+
+    def resized(self, size: int) -> Board:
+        return Board(size, {c: e[:size] for c, e in self.entries.items()})
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry], size: int = DEFAULT_SIZE) -> Board:
+        """The board of stored entries (each category ranked and cut to ``size``)."""
+        board = cls(size)
+        for entry in sorted(entries, key=lambda e: e.order):
+            board = board.with_entry(entry)
+        return board
+
+
+def _rank_key(entry: Entry) -> tuple[int, int]:
+    figure = entry.figure if entry.category.lower_is_better else -entry.figure
+    return (figure, entry.order)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A figure a person set in one game, for one category (``player``: their seat)."""
+
+    player: int
+    category: Category
+    figure: int
+
+
+def candidates(
+    summary: GameSummary,
+    seats: Sequence[Seat],
+    cpu_levels: Sequence[int | None],
+    streaks: Sequence[int] = (0, 0),
+) -> list[Candidate]:
+    """The figures each person set in a game that ended (``streaks``: each seat's winning
+    streak, this game included). Abandoned games set none."""
+    if summary.termination is None or not summary.finished:
+        return []
+    out: list[Candidate] = []
+    winner = summary.winner
+    end_ms = (summary.end_t_ns or 0) // MS
+    for p in (0, 1):
+        if seats[p] is not Seat.HUMAN:
+            continue
+        other = 1 - p
+        if winner == p:
+            if seats[other] is Seat.CPU:
+                cpu = cpu_levels[other]
+                if cpu is not None:
+                    out.append(Candidate(p, Category.fastest_win_against(cpu), end_ms))
+            else:
+                out.append(Candidate(p, Category.FASTEST_TWO_PLAYER_WIN, end_ms))
+            if streaks[p] > 0:
+                out.append(Candidate(p, Category.LONGEST_STREAK, streaks[p]))
+        closest = summary.closest_race
+        if closest is not None and closest.winner == p and closest.margin_ns > 0:
+            out.append(Candidate(p, Category.CLOSEST_RACE_WON, closest.margin_ns))
+        if summary.plays[p] > 0:
+            out.append(Candidate(p, Category.MOST_PLAYS, summary.plays[p]))
+    return out
+
+
+class Streaks:
+    """Each seat's run of games won in a row in one visit to the cabinet: a loss, a draw
+    or the cabinet going back to attract (the players left: :meth:`player_left`) ends
+    it. A visit is one match (best of 1, 3 or 5), since attract follows every match."""
+
+    def __init__(self) -> None:
+        self.current = [0, 0]
+
+    def game_ended(self, winner: int | None, seats: Sequence[Seat]) -> tuple[int, int]:
+        """Count a finished game; returns each seat's streak with it."""
+        for p in (0, 1):
+            if seats[p] is Seat.HUMAN and winner == p:
+                self.current[p] += 1
+            else:
+                self.current[p] = 0
+        return (self.current[0], self.current[1])
+
+    def player_left(self) -> None:
+        self.current = [0, 0]

@@ -24,7 +24,8 @@ import pygame
 
 from cabinet.app_settings import AppSettings
 from cabinet.display.renderer import Renderer
-from cabinet.flow import Flow, GameFinished, Phase
+from cabinet.display.views import View
+from cabinet.flow import Flow, GameFinished, InitialsEntered, Notice, Phase
 from cabinet.i18n import Translator, font_path
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import SERVICE, TEST
@@ -35,7 +36,7 @@ from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.lights_output import LightsOutput
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.money.outputs import CoinLines
-from cabinet.presenter import Presenter, phase_sound, sound_cues
+from cabinet.presenter import FameShown, Presenter, phase_sound, sound_cues
 from cabinet.records import RecordSink
 from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
@@ -112,6 +113,12 @@ class CabinetApp:
         if money is None and store is not None:
             money = MoneyKeeper(store, lines=coin_lines)
         self.money = money
+        self._fame_new_after = (
+            max((e.order for top in store.fame.entries.values() for e in top), default=0)
+            if store is not None
+            else 0
+        )
+        """Entries set after the cabinet started are shown as new in attract."""
         self.flow = Flow(
             settings.flow,
             seed if seed is not None else now,
@@ -141,6 +148,8 @@ class CabinetApp:
         self._phase_seen = self.flow.phase
         self._demo_seen = self.flow.demo
         self.frames = 0
+        self.last_view: View | None = None
+        """The view of the last frame drawn outside the service menu."""
 
     def _make_renderer(self) -> Renderer:
         return Renderer(
@@ -241,12 +250,22 @@ class CabinetApp:
                     raise
                 log.exception("the game could not be abandoned cleanly")
             finished = self._flow_update(now)
-        self.host.record(finished)
+        self._into_books(finished, now)
 
-    def _flow_update(self, now: int) -> list[GameFinished]:
+    def _flow_update(self, now: int) -> list[Notice]:
         """The flow's clock moves to ``now`` (call holding the table's lock); returns the
-        games that ended, for the host to record once the lock is let go."""
-        return [n for n in self.flow.update(now) if isinstance(n, GameFinished)]
+        games that ended and the initials entered, for the books once the lock is let
+        go."""
+        return [n for n in self.flow.update(now) if isinstance(n, GameFinished | InitialsEntered)]
+
+    def _into_books(self, notices: list[Notice], now: int) -> None:
+        """Record the games that ended (and let their record setters enter initials) and
+        the initials entered."""
+        games = [n for n in notices if isinstance(n, GameFinished)]
+        made = self.host.record(games)
+        self.host.initials([n for n in notices if isinstance(n, InitialsEntered)])
+        if made:
+            self.flow.enter_initials(made, now)
 
     # -- running -----------------------------------------------------------------------
 
@@ -294,7 +313,7 @@ class CabinetApp:
                     self._take(batch, now)
             host.tick(now)
             finished = [] if host.is_open else self._flow_update(now)
-        host.record(finished)
+        self._into_books(finished, now)
         if host.is_open:
             drawn = host.draw(self.menu_renderer, now)
             if drawn is not None:
@@ -315,14 +334,21 @@ class CabinetApp:
                 if money is not None
                 else None
             )
+            store = host.store
+            fame = (
+                FameShown(store.fame, self._fame_new_after)
+                if store is not None and self.flow.settings.hall_of_fame
+                else None
+            )
             shown = self.presenter.show(
-                now, state, stuck=self._stuck, notices=notices, credits=credits
+                now, state, stuck=self._stuck, notices=notices, credits=credits, fame=fame
             )
         else:
             shown = self.presenter.out_of_order()
         if shown.table_lights is not None:
             self.table.lights(shown.table_lights)
         self.lights.show(shown.lights)
+        self.last_view = shown.view
         rects = self.renderer.draw(shown.view, self.presenter.screen_clock(now))
         self.frames += 1
         return rects
@@ -333,8 +359,9 @@ class CabinetApp:
         game_events: list[Event] = []
         for i, item in enumerate(batch):
             if isinstance(item, PlayerPress):
-                start = item.edge.button in (Button.PILE1, Button.PILE2)
-                self.flow.press(item.player, now, start=start)
+                pressed = item.edge.button
+                start = pressed in (Button.PILE1, Button.PILE2)
+                self.flow.press(item.player, now, start=start, button=pressed)
                 self._follow_flow()
             elif isinstance(item, OperatorEdge):
                 if item.pressed:

@@ -38,6 +38,7 @@ class AppSettings:
             cpu_level=stored.get(table.CPU_LEVEL),
             join_wait_s=stored.get(table.JOIN_CPU_WAIT_S),
             idle_timeout_s=stored.get(table.IDLE_TIMEOUT_S),
+            hall_of_fame=stored.get(table.HALL_OF_FAME),
         )
         return cls(
             flow=flow,

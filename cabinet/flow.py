@@ -15,6 +15,10 @@ with a virtual clock through every state.
 - **play**: the game (R5–R13). No human press for ``idle_timeout_s`` abandons it.
 - **game over**: the result for ``game_over_s``; then the next game of a best-of match,
   or back to attract.
+- **initials**: after game over, when a person set a hall-of-fame record (the main loop
+  says so, :meth:`Flow.enter_initials`, once the game is in the books): each such player
+  enters initials with their buttons, both at once, within the time limit
+  (:mod:`cabinet.halloffame.entry`); then on as after game over.
 """
 
 from __future__ import annotations
@@ -25,7 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from cabinet.halloffame.board import Candidate, Streaks, candidates
+from cabinet.halloffame.entry import InitialsEntry
 from game.bots import Level, level
+from game.edges import Button
 from game.events import Event, GameOver, Outcome
 from game.live_match import LiveMatch
 from game.record import MatchRecord, result_of
@@ -114,6 +121,7 @@ class Phase(enum.Enum):
     READY = "ready"
     PLAY = "play"
     GAME_OVER = "game_over"
+    INITIALS = "initials"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +139,8 @@ class FlowSettings:
     demo_levels: tuple[int, int] = (4, 5)
     howto_s: float = 6.0
     """How long each how-to-play card shows in attract."""
+    hall_of_fame: bool = True
+    """Records set by people are offered to the hall of fame (initials entry)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +153,19 @@ class GameFinished:
     """Who sat in each seat."""
     number: int | None = None
     """The game's number when the table process played it (to confirm it is recorded)."""
+    records: tuple[Candidate, ...] = ()
+    """The hall-of-fame figures people set in it (whether they make the board is the
+    books' to say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class InitialsEntered:
+    """``player`` finished entering ``initials`` (time up, or three confirmed) for the
+    hall-of-fame entries ``entry_ids``: for the books."""
+
+    player: int
+    initials: str
+    entry_ids: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +174,7 @@ class PhaseChanged:
     t_ns: int
 
 
-Notice = GameFinished | PhaseChanged
+Notice = GameFinished | PhaseChanged | InitialsEntered
 
 
 class Flow:
@@ -184,14 +207,28 @@ class Flow:
         self.last_summary: GameSummary | None = None
         self._last_human_ns = now_ns
         self._notices: list[Notice] = []
+        self.streaks = Streaks()
+        self.entries: dict[int, InitialsEntry] = {}
+        """Initials being entered, by player (the initials phase)."""
+        self.entry_records: dict[int, tuple[tuple[int, Candidate], ...]] = {}
+        """Each entering player's new records: ``(entry id, candidate)``."""
         self.demo = self._new_demo(now_ns)
 
     # -- inputs --------------------------------------------------------------------
 
-    def press(self, player: int, now_ns: int, *, start: bool = True) -> None:
+    def press(
+        self, player: int, now_ns: int, *, start: bool = True, button: Button | None = None
+    ) -> None:
         """A player pressed one of their buttons (any phase); ``start``: a pile button,
-        which is what starts a game when games cost credits."""
+        which is what starts a game when games cost credits; ``button``: which one (the
+        initials entry needs it)."""
         self._last_human_ns = now_ns
+        if self.phase is Phase.INITIALS:
+            entry = self.entries.get(player)
+            if entry is not None and button is not None:
+                entry.press(button, now_ns)
+                self._entries_done(now_ns)
+            return
         admission = self.admission
         if admission.needs_credit and not start:
             return
@@ -242,12 +279,25 @@ class Flow:
             elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
                 self.abandon(now_ns)
         elif self.phase is Phase.GAME_OVER and elapsed >= s.game_over_s * S:
-            if self.match_decided:
-                self._to_attract(now_ns)
-            else:
-                self._start_game(now_ns)
+            self._after_game_over(now_ns)
+        elif self.phase is Phase.INITIALS:
+            for entry in self.entries.values():
+                entry.finish_if_late(now_ns)
+            self._entries_done(now_ns)
         notices, self._notices = self._notices, []
         return notices
+
+    def enter_initials(self, records: dict[int, list[tuple[int, Candidate]]], now_ns: int) -> None:
+        """The books kept these new records (by player: ``(entry id, candidate)`` each):
+        from game over, those players enter their initials."""
+        if self.phase is not Phase.GAME_OVER or not self.settings.hall_of_fame:
+            return
+        records = {p: r for p, r in records.items() if r}
+        if not records:
+            return
+        self.entries = {p: InitialsEntry(now_ns) for p in records}
+        self.entry_records = {p: tuple(r) for p, r in records.items()}
+        self._enter(Phase.INITIALS, now_ns)
 
     def abandon(self, now_ns: int) -> None:
         """Stop a game being readied or played (idle, or the service menu opened): it is
@@ -297,7 +347,27 @@ class Flow:
         self.phase_since_ns = now_ns
         self._notices.append(PhaseChanged(phase, now_ns))
 
+    def _after_game_over(self, now_ns: int) -> None:
+        if self.match_decided:
+            self._to_attract(now_ns)
+        else:
+            self._start_game(now_ns)
+
+    def _entries_done(self, now_ns: int) -> None:
+        """Say each finished entry once; when all are finished, carry on."""
+        for player in sorted(self.entries):
+            entry = self.entries[player]
+            if entry.done and player in self.entry_records:
+                ids = tuple(i for i, _ in self.entry_records.pop(player))
+                self._notices.append(InitialsEntered(player, entry.initials, ids))
+        if all(e.done for e in self.entries.values()):
+            self.entries = {}
+            self._after_game_over(now_ns)
+
     def _to_attract(self, now_ns: int) -> None:
+        self.streaks.player_left()
+        self.entries = {}
+        self.entry_records = {}
         self.match = None
         self.scores = [0, 0]
         self.joined = [False, False]
@@ -338,7 +408,15 @@ class Flow:
         self.last_summary = summary
         players = self.seat_kinds
         record = match.record().with_result(result_of(summary))
-        self._notices.append(GameFinished(record, summary, players, match.number))
+        found: list[Candidate] = []
+        if summary.finished:
+            streaks = self.streaks.game_ended(summary.winner, players)
+            cpu = self.settings.cpu_level if self.cpu_seat is not None else None
+            levels = tuple(cpu if players[p] is Seat.CPU else None for p in (0, 1))
+            found = candidates(summary, players, levels, streaks)
+        self._notices.append(
+            GameFinished(record, summary, players, match.number, records=tuple(found))
+        )
 
     def _new_demo(self, now_ns: int) -> LiveMatch:
         a, b = self.settings.demo_levels

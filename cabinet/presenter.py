@@ -31,7 +31,9 @@ from cabinet.display.views import (
     View,
     table_view,
 )
+from cabinet.fame_presenter import board_view, initials_view
 from cabinet.flow import Flow, Match, Phase
+from cabinet.halloffame.board import Board
 from cabinet.i18n import Translator
 from cabinet.light_show import READY_SHOWN_NS, countdown_left_ns, lights_for
 from cabinet.money.shown import CreditsShown
@@ -46,6 +48,18 @@ from game.table_state import TableState
 
 HOWTO_CARDS = 4
 """How many how-to-play cards attract takes turns with."""
+
+FAME_TURN = HOWTO_CARDS
+"""Attract's turns: the how-to cards, then the hall of fame (when it has entries)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FameShown:
+    """The hall of fame for the screens: the board, and the last entry already known
+    when the cabinet started (later ones are shown as new)."""
+
+    board: Board
+    new_after: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,17 +94,28 @@ class Presenter:
         stuck: Mapping[int, Button] | None = None,
         notices: Sequence[str] = (),
         credits: CreditsShown | None = None,
+        fame: FameShown | None = None,
     ) -> Shown:
         """The frame at ``now`` (the cabinet clock). ``state``: the table on screen, the
         attract demo's or the game's being readied or played (``None`` while players join
         and at game over); ``stuck``: the button each player has stuck, if any;
         ``notices``: what the operator must see, taking turns with attract's how-to cards;
-        ``credits``: the money line of attract and join (``None``: no money kept)."""
+        ``credits``: the money line of attract and join (``None``: no money kept);
+        ``fame``: the hall of fame (``None``: off), for attract's turn and the initials."""
         flow = self.flow
         context = self.lights_context()
         if flow.phase is Phase.ATTRACT:
             assert state is not None
-            return Shown(self._attract(now, state, notices, credits), context)
+            turns = HOWTO_CARDS + (1 if fame is not None and fame.board.entries else 0)
+            if fame is not None and flow.howto_index(now, turns) == FAME_TURN:
+                lights = self._lights(None, countdown=False)
+                return Shown(board_view(self.tr, fame.board, fame.new_after, lights), context)
+            return Shown(self._attract(now, state, notices, credits, turns), context)
+        if flow.phase is Phase.INITIALS:
+            board = fame.board if fame is not None else Board()
+            lights = self._lights(None, countdown=False)
+            view = initials_view(self.tr, flow, board, self._names(), now, lights)
+            return Shown(view, context)
         if flow.phase is Phase.JOIN:
             return Shown(self._join(now, credits), context)
         match = flow.match
@@ -159,6 +184,7 @@ class Presenter:
         state: TableState,
         notices: Sequence[str],
         credits: CreditsShown | None = None,
+        turns: int = HOWTO_CARDS,
     ) -> AttractView:
         flow = self.flow
         tr = self.tr
@@ -170,7 +196,7 @@ class Presenter:
             tr.t("play.stuck"),
         )
         table = table_view(state, labels, countdown=self._countdown(flow.demo, now, state))
-        card = flow.howto_index(now, HOWTO_CARDS) + 1
+        card = flow.howto_index(now, turns) % HOWTO_CARDS + 1
         howto = tr.t(f"attract.howto.{card}")
         if notices and card % 2:  # every other card, until the operator has looked
             howto = tr.t("attract.operator_notice", name=notices[0])

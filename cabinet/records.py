@@ -8,9 +8,13 @@ import time
 from typing import TYPE_CHECKING
 
 from cabinet.flow import GameFinished
+from cabinet.halloffame.board import Candidate, kept_places
 
 if TYPE_CHECKING:
     from cabinet.storage.store import CabinetStore
+
+NewRecords = list[tuple[int, Candidate]]
+"""Hall-of-fame entries a game made: ``(entry id, candidate)`` each."""
 
 
 class RecordSink:
@@ -22,10 +26,12 @@ class RecordSink:
         self.count = 0
         """Every game added, including those no longer kept."""
 
-    def add(self, game: GameFinished) -> None:
+    def add(self, game: GameFinished) -> NewRecords:
+        """Keep ``game``; returns the hall-of-fame entries it made (none here: no books)."""
         self.games.append(game)
         self.count += 1
         del self.games[: -self.keep]
+        return []
 
 
 class StoredRecords(RecordSink):
@@ -35,6 +41,17 @@ class StoredRecords(RecordSink):
         super().__init__()
         self.store = store
 
-    def add(self, game: GameFinished) -> None:
+    def add(self, game: GameFinished) -> NewRecords:
+        """Record ``game`` with the hall-of-fame places it made, in one transaction."""
         super().add(game)
-        self.store.record_game(game.record, game.summary, game.players, now_ns=time.monotonic_ns())
+        store = self.store
+        kept = kept_places(store.fame, game.records)
+        game_id = store.record_game(
+            game.record,
+            game.summary,
+            game.players,
+            now_ns=time.monotonic_ns(),
+            records=[(c.category, c.figure) for c in kept],
+        )
+        ids = [entry_id for entry_id, _, _ in store.fame_entries_of(game_id)]
+        return list(zip(ids, kept, strict=True))

@@ -21,14 +21,14 @@ from collections.abc import Callable, Iterable
 import pygame
 
 from cabinet.app_settings import AppSettings
-from cabinet.flow import GameFinished, Phase
+from cabinet.flow import GameFinished, InitialsEntered, Phase
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.debounce import SwitchStuck
 from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
 from cabinet.lights_output import LightsOutput
 from cabinet.money.keeper import MoneyKeeper
-from cabinet.records import RecordSink
+from cabinet.records import NewRecords, RecordSink
 from cabinet.service.context import ServiceContext
 from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
@@ -252,19 +252,34 @@ class ServiceHost:
         if self.store is not None:
             self.store.audits.count_table_restart()
 
-    def record(self, finished: list[GameFinished]) -> None:
-        """Into the books (call with the table's lock let go). A storage failure (disk
-        full, card gone) must not stop the cabinet: it is logged, and the audits were
-        rolled back with the transaction."""
+    def record(self, finished: list[GameFinished]) -> dict[int, NewRecords]:
+        """Into the books (call with the table's lock let go); returns the hall-of-fame
+        entries the games made, by player. A storage failure (disk full, card gone) must
+        not stop the cabinet: it is logged, and the audits were rolled back with the
+        transaction."""
+        made: dict[int, NewRecords] = {}
         for game in finished:
             self.sync_audits()
             try:
-                self.records.add(game)
+                for entry_id, candidate in self.records.add(game):
+                    made.setdefault(candidate.player, []).append((entry_id, candidate))
             except (sqlite3.Error, OSError, StorageError):
                 log.exception("a game could not be recorded")
                 continue
             if game.number is not None:
                 self.table.recorded(game.number)  # the table may forget it now
+        return made
+
+    def initials(self, entered: list[InitialsEntered]) -> None:
+        """A player's initials into the hall of fame (one transaction each)."""
+        if self.store is None:
+            return
+        for done in entered:
+            for entry_id in done.entry_ids:
+                try:
+                    self.store.set_initials(entry_id, done.initials)
+                except (sqlite3.Error, OSError, StorageError):
+                    log.exception("initials could not be saved")
 
 
 def serial_ports() -> list[str]:

@@ -33,6 +33,8 @@ import pygame
 
 from cabinet.display.animation import Animator, Timings
 from cabinet.display.cards import CardArt
+from cabinet.display.fame_screens import paint_fame_board, paint_initials
+from cabinet.display.fame_views import FameBoardView, InitialsView
 from cabinet.display.geometry import Orientation, TableGeometry, table_geometry
 from cabinet.display.lights_strip import paint_lights
 from cabinet.display.painter import DrawItem, Paint, Painter
@@ -166,6 +168,10 @@ class Renderer:
             paint_join(painter, view)
         elif isinstance(view, GameOverView):
             paint_game_over(painter, view)
+        elif isinstance(view, InitialsView):
+            paint_initials(painter, view)
+        elif isinstance(view, FameBoardView):
+            paint_fame_board(painter, view)
         else:
             raise TypeError(f"the renderer cannot draw {type(view).__name__}")
         self._wake(paint_lights(painter, view.lights, now_ns))

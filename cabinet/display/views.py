@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cabinet.display.fame_views import FameBoardView, InitialsView
 from firmware_bridge.lights import LightState
 from game.cards import Card
 from game.table_state import TableState
@@ -132,7 +133,8 @@ class GameOverView:
     lights: LightState | None = None
 
 
-View = TableView | AttractView | JoinView | GameOverView
+View = TableView | AttractView | JoinView | GameOverView | InitialsView | FameBoardView
+"""Every screen the renderer draws (the hall of fame's are in :mod:`.fame_views`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,3 +197,19 @@ class Streaks:
 
     def player_left(self) -> None:
         self.current = [0, 0]
+
+
+def kept_places(board: Board, found: Sequence[Candidate]) -> list[Candidate]:
+    """The candidates that make the board, as if entered one after another in order (a
+    later one may push an earlier one of the same game off a full category)."""
+    next_order = 1 + max((e.order for c in board.entries.values() for e in c), default=0)
+    trial = board
+    orders: dict[int, Candidate] = {}
+    for k, candidate in enumerate(found):
+        if trial.place(candidate.category, candidate.figure) is None:
+            continue
+        order = next_order + k
+        orders[order] = candidate
+        trial = trial.with_entry(Entry(candidate.category, "   ", candidate.figure, "", order))
+    kept = {e.order for c in trial.entries.values() for e in c}
+    return [c for order, c in orders.items() if order in kept]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cabinet.service.bookkeeping import BookkeepingPage
+from cabinet.service.fame_page import HallOfFamePage
 from cabinet.service.input_page import InputTestPage, RaceTestPage
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
 from cabinet.service.last_games import LastGamesPage
@@ -45,6 +46,7 @@ class MainPage(ListPage):
             Item(tr.t("service.main.tests"), select=_opener(menu, TestsPage)),
             Item(tr.t("service.main.bookkeeping"), select=_opener(menu, BookkeepingPage)),
             Item(tr.t("service.main.last_games"), select=_opener(menu, LastGamesPage)),
+            Item(tr.t("service.main.hall_of_fame"), select=_opener(menu, HallOfFamePage)),
             Item(
                 tr.t("service.main.factory_reset"),
                 select=self._factory_reset(menu),

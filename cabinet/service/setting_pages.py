@@ -73,7 +73,7 @@ def value_text(tr: Translator, setting: Setting[Any], value: Any, currency: str 
     if name in ("orientation", "tie_rule", "led_type", "input_backend", "price_per"):
         return tr.t(f"service.value.{value}")
     unit_name = getattr(setting, "unit", "")
-    if unit_name in ("units", "credits"):
+    if unit_name in ("units", "credits", "entries"):
         return tr.t(f"service.value.{unit_name}", count=value)
     if unit_name == "hundredths":
         return money_text(value, currency)

@@ -396,6 +396,22 @@ METER_OFF_MS = WholeNumber(
     description="The rest between two coin meter pulses.",
 )
 
+HALL_OF_FAME = Switch(
+    name="hall_of_fame",
+    group=OPERATOR,
+    default=True,
+    description="Players who set a record enter their initials; the hall of fame shows in attract.",
+)
+HALL_OF_FAME_SIZE = WholeNumber(
+    name="hall_of_fame_size",
+    group=OPERATOR,
+    default=5,
+    low=1,
+    high=10,
+    unit="entries",
+    description="How many entries each hall-of-fame category keeps.",
+)
+
 SETTINGS: tuple[Setting[Any], ...] = (
     SPIT_DELAY_MS,
     RACE_WINDOW_MS,
@@ -420,6 +436,8 @@ SETTINGS: tuple[Setting[Any], ...] = (
     KEYBOARD_MAP,
     OPERATOR_PIN,
     RECORDS_KEPT,
+    HALL_OF_FAME,
+    HALL_OF_FAME_SIZE,
     FREE_PLAY,
     UNITS_PER_CREDIT,
     CREDITS_PER_GAME,

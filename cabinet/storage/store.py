@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.halloffame.board import DEFAULT_SIZE, Board, Category
+from cabinet.halloffame.board import Board, Category
 from cabinet.money.ledger import Ledger
 from cabinet.storage import fame
 from cabinet.storage.audits import (
@@ -51,7 +51,7 @@ from cabinet.storage.money import load_ledger, write_ledger
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
-from cabinet.storage.setting_table import RECORDS_KEPT
+from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
 from game.record import MatchRecord
 from game.rules import MS
@@ -81,7 +81,7 @@ class CabinetStore:
         """The counters, as last saved plus what was counted since."""
         self.records = RecordStore(db)
         """The last games (read only; :meth:`record_game` adds)."""
-        board, fame_problems = fame.load_board(db, DEFAULT_SIZE)
+        board, fame_problems = fame.load_board(db, settings.get(HALL_OF_FAME_SIZE))
         self.fame: Board = board
         """The hall of fame as last committed."""
         ledger, money_problems = load_ledger(db)
@@ -220,7 +220,7 @@ class CabinetStore:
         self._reload_fame()
 
     def _reload_fame(self) -> None:
-        self.fame, _ = fame.load_board(self.db, self.fame.size)
+        self.fame, _ = fame.load_board(self.db, self.settings.get(HALL_OF_FAME_SIZE))
 
     def commit_money(self, ledger: Ledger, counted: MoneyCounts | None = None) -> None:
         """Make ``ledger`` the money counts and count ``counted`` in the audits, in one
@@ -256,6 +256,7 @@ class CabinetStore:
         except BaseException:
             self.audits = before
             raise
+        self._reload_fame()  # its size may have changed
 
     def save_settings(self) -> None:
         """Write the settings in one transaction (and prune games beyond ``records_kept``)."""

@@ -19,7 +19,7 @@ from cabinet.storage.setting_table import CPU_LEVEL, JOIN_CPU_WAIT_S
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
 
-from .conftest import FRAME, S, Cabinet
+from .conftest import FRAME, Cabinet, S
 
 
 @pytest.fixture

@@ -65,6 +65,8 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "keyboard_map": ({"p1.slot1": "q"}, lambda c: "keyboard_map" in c.app.restart_needed),
     "operator_pin": ("1234", lambda c: _asks_for_pin(c)),
     "records_kept": (10, lambda c: c.store.records.count() == 10),
+    "hall_of_fame": (False, lambda c: c.app.flow.settings.hall_of_fame is False),
+    "hall_of_fame_size": (6, lambda c: c.store.fame.size == 6),
     "free_play": (False, lambda c: pricing(c).free_play is False),
     "units_per_credit": (2, lambda c: pricing(c).units_per_credit == 2),
     "credits_per_game": (2, lambda c: pricing(c).credits_per_game == 2),

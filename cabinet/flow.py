@@ -212,6 +212,8 @@ class Flow:
         """Initials being entered, by player (the initials phase)."""
         self.entry_records: dict[int, tuple[tuple[int, Candidate], ...]] = {}
         """Each entering player's new records: ``(entry id, candidate)``."""
+        self._records_made: dict[int, tuple[tuple[int, Candidate], ...]] = {}
+        """New records waiting for game over to end."""
         self.demo = self._new_demo(now_ns)
 
     # -- inputs --------------------------------------------------------------------
@@ -279,7 +281,10 @@ class Flow:
             elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
                 self.abandon(now_ns)
         elif self.phase is Phase.GAME_OVER and elapsed >= s.game_over_s * S:
-            self._after_game_over(now_ns)
+            if self._records_made:
+                self._start_initials(now_ns)
+            else:
+                self._after_game_over(now_ns)
         elif self.phase is Phase.INITIALS:
             for entry in self.entries.values():
                 entry.finish_if_late(now_ns)
@@ -289,14 +294,15 @@ class Flow:
 
     def enter_initials(self, records: dict[int, list[tuple[int, Candidate]]], now_ns: int) -> None:
         """The books kept these new records (by player: ``(entry id, candidate)`` each):
-        from game over, those players enter their initials."""
+        once game over has been shown, those players enter their initials."""
         if self.phase is not Phase.GAME_OVER or not self.settings.hall_of_fame:
             return
-        records = {p: r for p, r in records.items() if r}
-        if not records:
-            return
-        self.entries = {p: InitialsEntry(now_ns) for p in records}
-        self.entry_records = {p: tuple(r) for p, r in records.items()}
+        self._records_made = {p: tuple(r) for p, r in records.items() if r}
+
+    def _start_initials(self, now_ns: int) -> None:
+        self.entries = {p: InitialsEntry(now_ns) for p in self._records_made}
+        self.entry_records = self._records_made
+        self._records_made = {}
         self._enter(Phase.INITIALS, now_ns)
 
     def abandon(self, now_ns: int) -> None:
@@ -368,6 +374,7 @@ class Flow:
         self.streaks.player_left()
         self.entries = {}
         self.entry_records = {}
+        self._records_made = {}
         self.match = None
         self.scores = [0, 0]
         self.joined = [False, False]

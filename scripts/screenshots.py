@@ -4,8 +4,8 @@
 
 Each screen is the real cabinet (``CabinetApp``) on SDL's dummy video driver, driven by a
 virtual clock and simulated presses: attract, join, play in both orientations, game over,
-the service menu, and a paid cabinet: attract with credits, the Pricing page and the money
-audits.
+the service menu, a paid cabinet (attract with credits, the Pricing page and the money
+audits), and the hall of fame (entering initials after a game, and its turn in attract).
 The same seed gives the same pictures.
 """
 
@@ -27,6 +27,7 @@ from cabinet.app import FRAME_NS, CabinetApp
 from cabinet.app_settings import AppSettings
 from cabinet.autoplay import AutoPlayers
 from cabinet.display.geometry import Orientation
+from cabinet.display.fame_views import FameBoardView
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.controls import COIN1, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
@@ -147,6 +148,25 @@ def main() -> int:
         service.push(AuditGroupPage(AuditGroup.MONEY))
         paid.run(0.5)
         paid.save(out / "service-money.png")
+        store.close()
+
+    with tempfile.TemporaryDirectory() as data:
+        store = CabinetStore.open(Path(data), wall_clock=lambda: PHOTO_TIME)
+        fame = Shoot(Orientation.UPRIGHT, seed=11, store=store)
+        fame.run(1)
+        fame.join(0)  # against the CPU
+        fame.run(900, until=lambda: fame.app.flow.phase is Phase.INITIALS)
+        fame.run(0.3)
+        for button in (Button.SLOT1, Button.PILE1, Button.SLOT2, Button.SLOT2):
+            fame.people.tap(Control(0, button), fame.now)
+            fame.run(0.2)
+        fame.save(out / "initials.png")
+        for button in (Button.PILE1, Button.SLOT1, Button.SLOT1, Button.PILE1):
+            fame.people.tap(Control(0, button), fame.now)
+            fame.run(0.2)
+        fame.run(60, until=lambda: isinstance(fame.app.last_view, FameBoardView))
+        fame.run(0.5)
+        fame.save(out / "attract-fame.png")
         store.close()
     pygame.display.quit()
     return 0

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import random
 
-from cabinet.flow import Flow, FlowSettings, GameFinished, Phase, PhaseChanged, S
+from cabinet.flow import (
+    Flow,
+    FlowSettings,
+    GameFinished,
+    InitialsEntered,
+    Phase,
+    PhaseChanged,
+    S,
+)
+from cabinet.halloffame.board import Category
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button, Edge
@@ -160,3 +169,49 @@ def test_abandon_from_the_service_menu_is_recorded() -> None:
     assert [n.summary.termination for n in notices if isinstance(n, GameFinished)] == [
         Termination.ABANDONED
     ]
+
+
+def test_records_set_lead_to_initials_after_game_over_and_streaks_grow() -> None:
+    settings = FlowSettings(rules=Rules(best_of=3), cpu_level=1, join_wait_s=1, game_over_s=2)
+    flow = Flow(settings, seed=5, now_ns=T0)
+    flow.press(0, T0)
+    notices = run(flow, T0, T0 + 600 * S, step=20 * MS, people=True)
+    games = [n for n in notices if isinstance(n, GameFinished)]
+    humans_wins = [g for g in games if g.summary.winner == 0]
+    assert humans_wins, "the person never beat the CPU at level 1"
+    # Each finished game offers the person's figures; a won game their fastest win
+    # against level 1 and their streak so far; the CPU is offered nothing.
+    streak = 0
+    for game in games:
+        streak = streak + 1 if game.summary.winner == 0 else 0
+        by = {c.category: c for c in game.records}
+        assert all(c.player == 0 for c in game.records)
+        if game.summary.winner == 0:
+            assert by[Category.FASTEST_WIN_CPU_1].figure == (game.summary.end_t_ns or 0) // MS
+            assert by[Category.LONGEST_STREAK].figure == streak
+        else:
+            assert Category.FASTEST_WIN_CPU_1 not in by
+
+
+def test_initials_start_when_game_over_ends_and_finish_at_the_time_limit() -> None:
+    settings = FlowSettings(cpu_level=1, join_wait_s=1, game_over_s=2)
+    flow2 = Flow(settings, seed=8, now_ns=T0)
+    flow2.press(0, T0)
+    t = T0
+    while flow2.phase is not Phase.GAME_OVER:  # until the game ends: the books answer
+        notices = run(flow2, t, t + S, step=20 * MS, people=True)
+        t += S
+    (game,) = [n for n in notices if isinstance(n, GameFinished)]
+    made = [(100 + k, c) for k, c in enumerate(game.records)]
+    flow2.enter_initials({0: made}, t)
+    assert flow2.phase is Phase.GAME_OVER  # game over is shown first
+    run(flow2, t, t + 2 * S + 20 * MS)
+    assert flow2.phase is Phase.INITIALS and set(flow2.entries) == {0}
+    start = flow2.phase_since_ns
+    flow2.press(0, start + S, button=Button.SLOT1)  # B
+    flow2.press(0, start + 2 * S, button=Button.PILE2)
+    flow2.press(1, start + 2 * S, button=Button.PILE2)  # the CPU's seat: nothing
+    later = run(flow2, start + 2 * S, start + 31 * S, step=100 * MS)
+    entered = [n for n in later if isinstance(n, InitialsEntered)]
+    assert entered == [InitialsEntered(0, "B  ", tuple(i for i, _ in made))]
+    assert flow2.phase is Phase.ATTRACT

@@ -21,6 +21,8 @@ SCREENS = (
     "attract-paid",
     "service-pricing",
     "service-money",
+    "initials",
+    "attract-fame",
 )
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
-from datetime import UTC, datetime
 import tempfile
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -26,8 +26,8 @@ import pygame
 from cabinet.app import FRAME_NS, CabinetApp
 from cabinet.app_settings import AppSettings
 from cabinet.autoplay import AutoPlayers
-from cabinet.display.geometry import Orientation
 from cabinet.display.fame_views import FameBoardView
+from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.controls import COIN1, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge

@@ -80,7 +80,31 @@ def test_the_table_has_every_item_of_the_game_and_cabinet_menus() -> None:
         "input_backend",
         "keyboard_map",
     ]
-    assert [s.name for s in in_group(SettingGroup.OPERATOR)] == ["operator_pin", "records_kept"]
+    assert [s.name for s in in_group(SettingGroup.OPERATOR)] == [
+        "operator_pin",
+        "records_kept",
+        "hall_of_fame",
+        "hall_of_fame_size",
+    ]
+    assert [s.name for s in in_group(SettingGroup.PRICING)] == [
+        "free_play",
+        "units_per_credit",
+        "credits_per_game",
+        "price_per",
+        "cpu_game_costs",
+        "bonus_units",
+        "bonus_credits",
+        "max_credits",
+        "coin1_units",
+        "coin2_units",
+        "currency",
+        "coin1_cents",
+        "coin2_cents",
+        "coin_pulse_min_ms",
+        "coin_pulse_max_ms",
+        "meter_on_ms",
+        "meter_off_ms",
+    ]
     assert len(BY_NAME) == len(SETTINGS)
 
 

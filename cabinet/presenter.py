@@ -26,6 +26,7 @@ from cabinet.display.views import (
     JoinPlayer,
     JoinView,
     PlayerSummary,
+    RaceMoment,
     TableLabels,
     TableView,
     View,
@@ -40,11 +41,28 @@ from cabinet.money.shown import CreditsShown
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
 from game.edges import Button
-from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Spat, SpitDue
+from game.events import (
+    Event,
+    GameOver,
+    LateEdge,
+    Played,
+    Rejected,
+    RejectReason,
+    Selected,
+    Spat,
+    SpitDue,
+)
 from game.events import Started as GameStarted
 from game.rules import MS
-from game.summary import Seat
+from game.summary import ClosestRace, Seat
 from game.table_state import TableState
+
+S = 1_000_000_000
+
+CLOSE_RACE_NS = 10 * MS
+"""A race won by less than this is shown on its pile, for both players, as it happens."""
+RACE_MOMENT_NS = 1500 * MS
+"""How long (match time) a close race stays on its pile."""
 
 HOWTO_CARDS = 4
 """How many how-to-play cards attract takes turns with."""
@@ -151,6 +169,13 @@ class Presenter:
             return flow.match.to_match(now)
         return 0
 
+    def race_text(self, winner: int, margin_ns: int) -> str:
+        """A close race's moment on its pile: "Player 1 first by 3.2 ms" ("Tie!" for an
+        exact tie, which the tie rule decided)."""
+        if margin_ns <= 0:
+            return self.tr.t("play.tie")
+        return self.tr.t("play.race_first", name=self._names()[winner], ms=margin_ns / MS)
+
     def beaten_text(self, margin_ns: int) -> str:
         """The "beaten by 12.3 ms" label under a play that lost its race."""
         return self.tr.t("play.beaten_by", ms=margin_ns / MS)
@@ -250,7 +275,20 @@ class Presenter:
         countdown = self._countdown(match, now, state)
         labels = TableLabels(self._names(), tr.t("play.stuck"))
         warnings = (self._stuck_warning(stuck.get(0)), self._stuck_warning(stuck.get(1)))
-        table = table_view(state, labels, countdown=countdown, warnings=warnings)
+        cards_left = tuple(tr.t("gameover.cards_left", count=state.cards_left(p)) for p in (0, 1))
+        score = None
+        if self.flow.settings.rules.best_of > 1:
+            scores = self.flow.scores
+            score = tr.t("gameover.match_score", score0=scores[0], score1=scores[1])
+        table = table_view(
+            state,
+            labels,
+            countdown=countdown,
+            warnings=warnings,
+            cards_left=(cards_left[0], cards_left[1]),
+            score=score,
+            races=self._races(match, now),
+        )
         if self.flow.phase is Phase.READY:  # the piles get their cards at "spit!" (R5)
             table = dataclasses.replace(table, pile_tops=(None, None), pile_sizes=(0, 0))
         hints: list[tuple[int, int]] = []
@@ -290,8 +328,8 @@ class Presenter:
             fastest = fastest_ns[p]
             if fastest is not None:
                 lines.append(tr.t("gameover.fastest_play", ms=fastest / MS))
-            if closest is not None and closest.winner == p and closest.margin_ns > 0:
-                lines.append(tr.t("gameover.closest_race", ms=closest.margin_ns / MS))
+            if closest is not None:
+                lines.extend(self._closest_race(closest, p))
             players.append(PlayerSummary(names[p], tuple(lines), winner == p))
         match_line = None
         if flow.settings.rules.best_of > 1:
@@ -300,6 +338,45 @@ class Presenter:
         return GameOverView(headline, (players[0], players[1]), match_line, lights)
 
     # -- pieces ------------------------------------------------------------------------
+
+    def _races(self, match: Match, now: int) -> tuple[RaceMoment, ...]:
+        """The close races of the last :data:`RACE_MOMENT_NS` of match time, the latest
+        one per pile: each beaten play by less than :data:`CLOSE_RACE_NS` (the referee's
+        events carry the margin)."""
+        clock = match.to_match(now)
+        since = clock - RACE_MOMENT_NS
+        shown: dict[int, RaceMoment] = {}
+        for event in reversed(match.events):
+            if type(event) is LateEdge:
+                continue  # stamped with its press, not when it was decided
+            if event.t_ns <= since:
+                break
+            if (
+                type(event) is Rejected
+                and event.reason is RejectReason.BEATEN
+                and event.margin_ns is not None
+                and event.margin_ns < CLOSE_RACE_NS
+                and event.t_ns <= clock
+                and event.pile not in shown
+            ):
+                text = self.race_text(1 - event.player, event.margin_ns)
+                shown[event.pile] = RaceMoment(event.pile, text)
+        return tuple(shown[pile] for pile in sorted(shown))
+
+    def _closest_race(self, race: ClosestRace, player: int) -> list[str]:
+        """A player's lines of the game's closest race: won or lost by how much (or an
+        exact tie), and when they pressed, from the start of the game: the winner's
+        press is the race's time, the loser's came the margin later."""
+        tr = self.tr
+        if race.margin_ns <= 0:
+            head = tr.t("gameover.closest_race_tie")
+        elif race.winner == player:
+            head = tr.t("gameover.closest_race", ms=race.margin_ns / MS)
+        else:
+            head = tr.t("gameover.closest_race_lost", ms=race.margin_ns / MS)
+        pressed_ns = race.t_ns + (0 if race.winner == player else race.margin_ns)
+        pressed = f"{tr.decimal(pressed_ns / S, 4)} s"
+        return [head, tr.t("gameover.pressed_at", value=pressed)]
 
     def _names(self) -> tuple[str, str]:
         kinds = self.flow.seat_kinds

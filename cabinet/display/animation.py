@@ -7,13 +7,18 @@ explicit times.
 
 What moves (durations in :class:`Timings`, in nanoseconds):
 
-* a played card flies from its slot to the pile (eased out), and the pile keeps showing
-  the card under it until it lands;
+* a played card flies from its slot to the pile (eased out), growing from the slot's size
+  to the pile's (its box is interpolated, size included), and the pile keeps showing the
+  card under it until it lands;
 * the refill slides from the deck into the slot, which stays empty until it lands;
 * a rejected play (illegal or beaten) bounces toward the pile and back; a beaten one also
   shows the flow's "beaten by 12.3 ms" label on that player's message line. A slot's card
   bounces once at a time: another rejection or a play from that slot ends its bounce;
-* at the start and at each spit, the spat cards fly from the decks to the piles.
+* at the start and at each spit, the spat cards fly from the decks to the piles, growing
+  the same way.
+
+A close race's moment by its pile is not an animation: the presenter puts it in the view
+(:attr:`cabinet.display.views.TableView.races`) for as long as it shows.
 """
 
 from __future__ import annotations

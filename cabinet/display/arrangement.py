@@ -18,7 +18,7 @@ and adds the lights strip; lengths are integer pixels, as in :mod:`cabinet.displ
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from cabinet.display.box import Box, Placed
@@ -108,9 +108,8 @@ class _Sizes:
         )
 
 
-def _largest(start: float, fits: object) -> int:
+def _largest(start: float, fits: Callable[[int], bool]) -> int:
     """The largest card width from ``start`` down (8 px at least) that ``fits(cw)``."""
-    assert callable(fits)
     cw = max(8, int(start))
     while cw > 8 and not fits(cw):
         cw -= 1

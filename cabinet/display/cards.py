@@ -8,7 +8,11 @@ is a cached surface and drawing it is one blit.
 
 A face shows the rank in two opposite corners (``10`` for the notation's ``T``) with a
 small pip under each, and one large pip in the middle, so it reads from either side of a
-cocktail table.
+cocktail table. The rank is large, an arcade's index rather than a real card's: its
+capitals and digits are :data:`RANK_HEIGHT` of the card's height tall whatever the font
+(the font size is picked from the drawn ink), which makes them at least 4.5 % of the
+screen's short side on every screen the layout is made for; ``10``, the widest, is drawn
+condensed to :data:`RANK_MAX_WIDTH` of the card's width.
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ EDGE = (150, 150, 150)
 BACK = (24, 52, 120)
 BACK_LINE = (70, 110, 190)
 EMPTY_LINE = (255, 255, 255, 70)
+
+#: The ink height of a rank's capitals and digits, as a fraction of the card's height.
+RANK_HEIGHT = 0.32
+#: The widest a rank is drawn, as a fraction of the card's width (``10`` is condensed).
+RANK_MAX_WIDTH = 0.6
+#: The pip under each corner's rank, as a fraction of the card's width.
+CORNER_PIP = 0.3
 
 CardKey = tuple[object, int, int, int]
 
@@ -110,6 +121,7 @@ class CardArt:
     def __init__(self, text: TextCache) -> None:
         self.text = text
         self._cache: dict[CardKey, pygame.Surface] = {}
+        self._rank_sizes: dict[int, int] = {}
         self.hits = 0
         self.misses = 0
 
@@ -154,26 +166,44 @@ class CardArt:
         big_w, big_h = w * SUPERSAMPLE, h * SUPERSAMPLE
         return pygame.Surface((big_w, big_h), pygame.SRCALPHA), big_w, big_h
 
+    def rank_glyph(self, rank: str, colour: tuple[int, int, int], bh: int) -> pygame.Surface:
+        """``rank``'s ink, cropped, for a card ``bh`` px tall (at the drawing scale): its
+        capitals and digits :data:`RANK_HEIGHT` × ``bh`` tall, not yet condensed."""
+        size = self._rank_sizes.get(bh)
+        if size is None:
+            # The font size whose capital's ink is the wanted height, whatever the font.
+            target = RANK_HEIGHT * bh
+            probe = 100
+            ink = self.text.font(probe).render("E", True, BLACK).get_bounding_rect().h
+            size = max(4, round(probe * target / max(1, ink)))
+            while self.text.font(size).render("E", True, BLACK).get_bounding_rect().h < target:
+                size += 1
+            self._rank_sizes[bh] = size
+        rendered = self.text.font(size).render(rank, True, colour)
+        return rendered.subsurface(rendered.get_bounding_rect()).copy()
+
     def _draw_face(self, card: Card, w: int, h: int) -> pygame.Surface:
         surface, bw, bh = self._blank(w, h)
         radius = round(bw * 0.08)
         pygame.draw.rect(surface, FACE, (0, 0, bw, bh), border_radius=radius)
         pygame.draw.rect(surface, EDGE, (0, 0, bw, bh), max(1, SUPERSAMPLE), border_radius=radius)
         colour = RED if card.suit.is_red else BLACK
-        corner = pygame.Surface((round(bw * 0.36), round(bh * 0.46)), pygame.SRCALPHA)
-        rank = rank_text(card)
-        size = self.text.fit_size(rank, corner.get_width(), round(bh * 0.34), fill=1.0)
-        glyph = self.text.font(size).render(rank, True, colour)
-        cw = corner.get_width()
-        corner.blit(glyph, ((cw - glyph.get_width()) // 2, 0))
-        pip = round(cw * 0.55)
-        draw_pip(corner, card.suit, (cw - pip) / 2, glyph.get_height() * 0.92, pip)
-        inset_x, inset_y = round(bw * 0.03), round(bh * 0.025)
+        glyph = self.rank_glyph(rank_text(card), colour, bh)
+        widest = round(bw * RANK_MAX_WIDTH)
+        if glyph.get_width() > widest:  # "10": condensed, as tall as the others
+            glyph = pygame.transform.smoothscale(glyph, (widest, glyph.get_height()))
+        # The corner: the rank, and the pip under it at the card's edge; the other
+        # corner's pip sits beside it, on the other side of the card's middle.
+        pip = round(bw * CORNER_PIP)
+        gap = round(bh * 0.025)
+        corner_w = max(glyph.get_width(), pip + round(bw * 0.02))
+        corner = pygame.Surface((corner_w, glyph.get_height() + gap + pip), pygame.SRCALPHA)
+        corner.blit(glyph, (0, 0))
+        draw_pip(corner, card.suit, round(bw * 0.02), glyph.get_height() + gap, pip)
+        inset_x, inset_y = round(bw * 0.05), round(bh * 0.03)
         surface.blit(corner, (inset_x, inset_y))
         turned = pygame.transform.rotate(corner, 180)
-        surface.blit(turned, (bw - inset_x - cw, bh - inset_y - corner.get_height()))
-        big = bw * 0.4
-        draw_pip(surface, card.suit, (bw - big) / 2, (bh - big) / 2, big)
+        surface.blit(turned, (bw - inset_x - corner_w, bh - inset_y - corner.get_height()))
         return surface
 
     @staticmethod

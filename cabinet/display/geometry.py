@@ -7,9 +7,11 @@ the :class:`Orientation`, places the strip's light spots and returns every box i
 
 All lengths are integer pixels; a :class:`~cabinet.display.box.Box` is ``(x, y, w, h)``
 with ``(0, 0)`` the screen's top-left corner. Card size follows the screen: the card width
-is the largest that fits the orientation's arrangement (about 1/13 of the width upright,
-1/4.75 of the height in cocktail), and a card is 1.4 times as tall as it is wide, like a
-real one.
+is the largest that fits the orientation's arrangement (about 1/11.7 of the width upright,
+where the two rows of four slots and the piles share the width; about 1/6.4 of the height
+in cocktail, where two halves and the pile band share the height), and a card is 1.4
+times as tall as it is wide, like a real one. The two centre piles are larger: at least
+1.3 times the layout cards' width (:data:`~cabinet.display.arrangement.PILE_SCALE`).
 
 Two orientations (see docs/display.md):
 
@@ -83,6 +85,10 @@ class TableGeometry:
     orientation: Orientation
     card_w: int
     card_h: int
+    """The size of a layout card and a deck."""
+    pile_w: int
+    pile_h: int
+    """The size of a centre pile's card: the largest on the screen."""
     players: tuple[PlayerGeometry, PlayerGeometry]
     piles: tuple[Box, Box]
     pile_rotations: tuple[int, int]
@@ -94,7 +100,13 @@ class TableGeometry:
     cocktail."""
     banners: tuple[Placed, ...]
     """Shared text (attract prompt and how-to card, winner, match score), placed like
-    :attr:`messages`."""
+    :attr:`messages` in cocktail; the centre between the players upright."""
+    scores: tuple[Placed, ...]
+    """The match score during play: above the piles upright, one beside the piles for
+    each player in cocktail."""
+    races: tuple[tuple[Placed, ...], tuple[Placed, ...]]
+    """Per pile, where a close race's moment is written: under the pile upright, beside
+    it once for each player (in their reading direction) in cocktail."""
     table: Box
     """The screen without the lights strip."""
     lights: Box | None
@@ -107,7 +119,7 @@ class TableGeometry:
         return Box(0, 0, self.width, self.height)
 
     def card_boxes(self) -> list[Box]:
-        """Every box a card may rest in: slots, decks and piles."""
+        """Every box a card may rest in: slots, decks and piles (the piles are larger)."""
         boxes = [b for p in self.players for b in (*p.slots, p.deck)]
         boxes.extend(self.piles)
         return boxes
@@ -146,12 +158,16 @@ def table_geometry(
         orientation=orientation,
         card_w=geometry.card_w,
         card_h=geometry.card_h,
+        pile_w=geometry.pile_w,
+        pile_h=geometry.pile_h,
         players=geometry.players,
         piles=geometry.piles,
         pile_rotations=geometry.pile_rotations,
         pile_counts=geometry.pile_counts,
         messages=geometry.messages,
         banners=geometry.banners,
+        scores=geometry.scores,
+        races=geometry.races,
         table=table,
         lights=strip,
         light_spots=spots,
@@ -171,8 +187,8 @@ def _light_spots(strip: Box, table: Arrangement, orientation: Orientation) -> tu
             left = round(centre_x - (7 * step - (step - size)) / 2)
             return [Box(left + i * step, cy, size, size) for i in range(7)]
 
-        g1 = row(table.players[0].label.center[0])
-        g2 = row(table.players[1].label.center[0])
+        g1 = row(table.players[0].panel.center[0])
+        g2 = row(table.players[1].panel.center[0])
         spit = Box(strip.x + (strip.w - size) // 2, cy, size, size)
     else:
         size = max(6, min(strip.w * 6 // 10, strip.h // 30))

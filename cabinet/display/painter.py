@@ -37,9 +37,11 @@ class DrawItem:
 
     ``kind`` is one of: ``slot`` (player, index = slot, card or ``None`` for empty),
     ``highlight`` (player, index = selected slot), ``deck`` (player, text = cards in it),
-    ``deck_count``, ``label``, ``stuck``, ``message`` (player, text), ``pile`` (index =
-    pile, card), ``pile_count`` (index, text), ``countdown`` (text), ``sprite`` (a moving
-    card: player, card), ``banner``, ``prompt``, ``howto``, ``headline``, ``match``,
+    ``deck_count``, ``label``, ``cards_left``, ``stuck``, ``message`` (player, text),
+    ``pile`` (index = pile, card), ``pile_count`` (index, text), ``score`` (index = copy,
+    text), ``race_panel`` (index = pile; the race moment's backing), ``race`` (index =
+    pile, text: one wrapped line), ``countdown`` (text), ``sprite`` (a moving card:
+    player, card), ``banner``, ``prompt``, ``howto``, ``headline``, ``match``,
     ``footer``, ``credits`` (text), ``panel`` (player; a panel's background), ``title``,
     ``status``, ``line`` (player, text), ``light`` (index in ``LIGHT_NAMES`` order, style = colour).
     ``rect`` is the screen rectangle it covers; ``rotation`` is 0 or 180 degrees.
@@ -84,12 +86,12 @@ class Painter:
         self, kind: str, player: int | None, index: int, card: Card | None, box: Box,
         rotation: int,
     ) -> None:  # fmt: skip
-        """A card's face in ``box``, or the empty-slot outline for ``None``."""
-        g = self.geometry
+        """A card's face filling ``box`` (a slot's or a pile's), or the empty outline for
+        ``None``."""
         surface = (
-            self.art.face(card, g.card_w, g.card_h, rotation)
+            self.art.face(card, box.w, box.h, rotation)
             if card is not None
-            else self.art.empty(g.card_w, g.card_h, rotation)
+            else self.art.empty(box.w, box.h, rotation)
         )
         self.add(DrawItem(kind, box, player, index, card, rotation=rotation), surface)
 
@@ -99,12 +101,15 @@ class Painter:
         fill: float = 0.8,
     ) -> None:  # fmt: skip
         """One line fitted into ``box`` (``fill`` of its height at most), centred
-        vertically, centred or (``align="left"``) at the reader's left."""
+        vertically, centred or at the reader's left (``align="left"``) or right
+        (``"right"``)."""
         size = self.text.fit_size(text, box.w, box.h, fill=fill)
         surface = self.text.render(text, size, colour, rotation)
         w, h = surface.get_size()
         if align == "left":
             x = box.x if rotation == 0 else box.right - w
+        elif align == "right":
+            x = box.right - w if rotation == 0 else box.x
         else:
             x = box.x + (box.w - w) // 2
         y = box.y + (box.h - h) // 2
@@ -114,20 +119,50 @@ class Painter:
 
     def add_block(
         self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
-        index: int | None = None,
+        index: int | None = None, middle: bool = False, line_h: float = 0.34,
     ) -> None:  # fmt: skip
-        """Wrapped lines, top to bottom in the reader's frame."""
-        size, lines = self.text.block(text, box)
-        line_h = self.text.font(size).get_linesize()
+        """Wrapped lines, top to bottom in the reader's frame (``middle``: the block
+        centred vertically in ``box``). ``line_h``: the first size tried, as a fraction of
+        the box's height."""
+        size, lines = self.text.block(text, box, line_h=line_h)
+        line_h_px = self.text.font(size).get_linesize()
+        top = box.y
+        if middle:
+            top += max(0, (box.h - line_h_px * len(lines)) // 2)
         for k, line in enumerate(lines):
             if not line:
                 continue
             surface = self.text.render(line, size, colour, rotation)
             w, h = surface.get_size()
-            local_box = Box(box.x + (box.w - w) // 2, box.y + k * line_h, w, h)
+            local_box = Box(box.x + (box.w - w) // 2, top + k * line_h_px, w, h)
             rect = local_box if rotation == 0 else local_box.turned(box)
             item = DrawItem(kind, rect, None, index, text=line, rotation=rotation, style=colour)
             self.add(item, surface)
+
+    def add_callout(
+        self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
+        index: int | None = None, font_px: int,
+    ) -> None:  # fmt: skip
+        """``text`` wrapped and centred in ``box`` (``font_px`` at most) on a dark rounded
+        panel (kind ``{kind}_panel``) that hugs the lines."""
+        pad = max(2, font_px // 4)
+        inner = box.inflate(-pad)
+        start = len(self.paints)
+        fraction = min(0.45, font_px / max(1, inner.h))
+        self.add_block(kind, text, inner, rotation, colour, index=index, middle=True,
+                       line_h=fraction)  # fmt: skip
+        rects = [item.rect for item, _ in self.paints[start:]]
+        if not rects:
+            return
+        hug = rects[0]
+        for rect in rects[1:]:
+            hug = hug.union(rect)
+        hug = hug.inflate(pad)
+        x, y = max(hug.x, box.x), max(hug.y, box.y)
+        panel = Box(x, y, min(hug.right, box.right) - x, min(hug.bottom, box.bottom) - y)
+        end = len(self.paints)
+        self.add_panel(f"{kind}_panel", None, panel, (0, 0, 0, 170), colour, index=index)
+        self.paints.insert(start, self.paints.pop(end))
 
     def add_panel(
         self, kind: str, player: int | None, box: Box, fill: tuple[int, int, int, int],

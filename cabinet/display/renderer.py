@@ -104,9 +104,13 @@ class Renderer:
             False: paint_background(self.geometry, mats=False),
         }
         self._background = self._backgrounds[True]
-        # In cocktail the attract text sits where the countdown goes: the text wins.
+        # The attract text sits where the countdown and the race moments go: it wins.
+        banners = [b.box for b in self.geometry.banners]
         self._banners_hide_messages = any(
-            b.box.intersects(m.box) for b in self.geometry.banners for m in self.geometry.messages
+            b.intersects(m.box) for b in banners for m in self.geometry.messages
+        )
+        self._banners_hide_races = any(
+            b.intersects(r.box) for b in banners for pile in self.geometry.races for r in pile
         )
         self._last: list[DrawItem] = []
         self._last_set: set[DrawItem] = set()
@@ -126,14 +130,16 @@ class Renderer:
         self._full = True
 
     def warm(self) -> None:
-        """Draw every card face, the back and the empty outline at this layout's size."""
+        """Draw every card face and the empty outline at this layout's two sizes (slot
+        and pile), and the back at the slot's."""
         g = self.geometry
         rotations = {0, *(p.rotation for p in g.players), *g.pile_rotations}
         for rotation in sorted(rotations):
-            for card in ALL_CARDS:
-                self.art.face(card, g.card_w, g.card_h, rotation)
+            for w, h in ((g.card_w, g.card_h), (g.pile_w, g.pile_h)):
+                for card in ALL_CARDS:
+                    self.art.face(card, w, h, rotation)
+                self.art.empty(w, h, rotation)
             self.art.back(g.card_w, g.card_h, rotation)
-            self.art.empty(g.card_w, g.card_h, rotation)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -162,6 +168,8 @@ class Renderer:
             table = view.table
             if self._banners_hide_messages and table.countdown is not None:
                 table = dataclasses.replace(table, countdown=None)
+            if self._banners_hide_races and table.races:
+                table = dataclasses.replace(table, races=())
             self._table(painter, table, now_ns)
             self._wake(paint_attract(painter, view, now_ns))
         elif isinstance(view, JoinView):

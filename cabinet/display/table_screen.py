@@ -1,6 +1,7 @@
-"""The table: the felt background, and the play screen's items (each player's name, deck,
-slots, selection and STUCK badge and messages; the piles and their counts; the countdown;
-the cards in flight), as the view and the running animations show them.
+"""The table: the felt background, and the play screen's items (each player's name, cards
+left, deck, slots, selection and STUCK badge and messages; the piles and their counts; the
+match score; the race moments; the countdown; the cards in flight), as the view and the
+running animations show them.
 
 The attract screen draws this table under its banner (:mod:`cabinet.display.screens`).
 """
@@ -10,10 +11,13 @@ from __future__ import annotations
 import pygame
 
 from cabinet.display.animation import AnimationFrame
-from cabinet.display.geometry import TableGeometry
+from cabinet.display.box import Box
+from cabinet.display.cards import CardArt
+from cabinet.display.geometry import Orientation, TableGeometry
 from cabinet.display.painter import AMBER, GREY, WHITE, YELLOW, DrawItem, Painter
 from cabinet.display.text import Colour
 from cabinet.display.views import TableView
+from game.cards import Card
 
 FELT_TOP: Colour = (14, 96, 62)
 FELT_BOTTOM: Colour = (6, 58, 38)
@@ -53,9 +57,15 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
     g = painter.geometry
     art = painter.art
     labels = dict(frame.labels)
+    # Upright the cards left end the name line; in cocktail they follow the deck.
+    left_align = "right" if g.orientation is Orientation.UPRIGHT else "left"
     for p, (pg, pv) in enumerate(zip(g.players, view.players, strict=True)):
         rot = pg.rotation
         painter.add_text("label", pv.label, pg.label, rot, WHITE, player=p, align="left")
+        if pv.cards_left:
+            painter.add_text(
+                "cards_left", pv.cards_left, pg.cards_left, rot, WHITE, player=p, align=left_align
+            )
         deck_surface = (
             art.back(g.card_w, g.card_h, rot)
             if pv.deck_size
@@ -85,6 +95,9 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
         placed = g.pile_counts[i]
         text = str(view.pile_sizes[i])
         painter.add_text("pile_count", text, placed.box, placed.rotation, GREY, index=i)
+    if view.score:
+        for i, placed in enumerate(g.scores):
+            painter.add_text("score", view.score, placed.box, placed.rotation, WHITE, index=i)
     if view.countdown:
         for i, placed in enumerate(g.messages):
             # As tall as a third of a card at most, however big the box.
@@ -93,9 +106,28 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
                 "countdown", view.countdown, placed.box, placed.rotation, YELLOW, index=i,
                 fill=fill,
             )  # fmt: skip
+    for race in view.races:
+        for placed in g.races[race.pile]:
+            if view.countdown and any(placed.box.intersects(m.box) for m in g.messages):
+                continue  # the countdown wins the shared box
+            painter.add_callout(
+                "race", race.text, placed.box, placed.rotation, YELLOW, index=race.pile,
+                font_px=round(g.card_h * 0.18),
+            )  # fmt: skip
     for sprite in frame.sprites:
-        surface = art.face(sprite.card, g.card_w, g.card_h, sprite.rotation)
+        surface = sprite_face(art, g, sprite.card, sprite.box, sprite.rotation)
         item = DrawItem(
             "sprite", sprite.box, sprite.player, card=sprite.card, rotation=sprite.rotation
         )
         painter.add(item, surface)
+
+
+def sprite_face(
+    art: CardArt, g: TableGeometry, card: Card, box: Box, rotation: int
+) -> pygame.Surface:
+    """A moving card's face at its box's size: a slot's or a pile's face as drawn, and
+    any size between (a card growing on its way to a pile) scaled from the pile's."""
+    size = (box.w, box.h)
+    if size in ((g.card_w, g.card_h), (g.pile_w, g.pile_h)):
+        return art.face(card, box.w, box.h, rotation)
+    return pygame.transform.smoothscale(art.face(card, g.pile_w, g.pile_h, rotation), size)

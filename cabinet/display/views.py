@@ -43,6 +43,9 @@ class PlayerTable:
     warning: str | None = None
     """A stuck-switch warning for this player's buttons (e.g. a button held down for
     minutes), shown on their message line; ``None`` for none."""
+    cards_left: str | None = None
+    """The cards the player still has to get rid of (deck and layout, R12), written
+    beside the name all game, e.g. ``"27 cards left"``; ``None``: not shown."""
 
     def __post_init__(self) -> None:
         if len(self.layout) != SLOTS:
@@ -51,6 +54,19 @@ class PlayerTable:
             raise ViewError(f"selected slot must be 0..3 or None, got {self.selected!r}")
         if self.deck_size < 0:
             raise ViewError(f"deck size cannot be negative, got {self.deck_size}")
+
+
+@dataclass(frozen=True, slots=True)
+class RaceMoment:
+    """A race on ``pile`` won by a hair, e.g. ``"Player 1 first by 3.2 ms"``: written by
+    the pile for a moment, for both players."""
+
+    pile: int
+    text: str
+
+    def __post_init__(self) -> None:
+        if self.pile not in (0, 1):
+            raise ViewError(f"a race moment's pile must be 0 or 1, got {self.pile!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +81,17 @@ class TableView:
     countdown: str | None = None
     """R11's "ready… spit!" (or the start's), shown in the middle; ``None`` when none runs."""
     lights: LightState | None = None
+    score: str | None = None
+    """The match score, e.g. ``"Match 1 – 0"``, shown all game; ``None`` for a single game."""
+    races: tuple[RaceMoment, ...] = ()
+    """The close races to show now, at most one per pile (a countdown hides them)."""
 
     def __post_init__(self) -> None:
         if len(self.players) != 2 or len(self.pile_tops) != 2 or len(self.pile_sizes) != 2:
             raise ViewError("a table has two players and two piles")
+        piles = [race.pile for race in self.races]
+        if len(piles) != len(set(piles)):
+            raise ViewError(f"one race moment per pile at most, got piles {piles}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +175,14 @@ def table_view(
     countdown: str | None = None,
     warnings: tuple[str | None, str | None] = (None, None),
     lights: LightState | None = None,
+    cards_left: tuple[str | None, str | None] = (None, None),
+    score: str | None = None,
+    races: tuple[RaceMoment, ...] = (),
 ) -> TableView:
     """The table as ``state`` shows it (``TableState.of(referee)``): layouts, piles, decks,
     selections and stuck flags, with the flow's translated ``labels``, ``countdown`` text
-    (or ``None``) and per-player stuck-switch ``warnings``."""
+    (or ``None``), per-player stuck-switch ``warnings`` and ``cards_left`` texts, the
+    match ``score`` and the race moments."""
     players = tuple(
         PlayerTable(
             label=labels.names[p],
@@ -164,6 +191,7 @@ def table_view(
             selected=state.selected[p],
             stuck=state.stuck[p],
             warning=warnings[p],
+            cards_left=cards_left[p],
         )
         for p in (0, 1)
     )
@@ -174,4 +202,6 @@ def table_view(
         stuck_text=labels.stuck,
         countdown=countdown,
         lights=lights,
+        score=score,
+        races=races,
     )

@@ -33,7 +33,9 @@ PARAMETERS: dict[str, Parameter] = {
         Parameter("score1", "whole", "games won in this match by player 2"),
         Parameter("n", "whole", "a small number: match length, slot or pile number"),
         Parameter("button", "text", "a button's name, from button.slot or button.pile"),
-        Parameter("name", "text", "a name shown as given: a control, a group of counters"),
+        Parameter(
+            "name", "text", "a name shown as given: a control, a group of counters, a player"
+        ),
         Parameter("value", "text", "a value already formatted: a time, a date, a count"),
     )
 }

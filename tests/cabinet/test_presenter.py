@@ -6,19 +6,22 @@ loads: never pygame. The others build views from a flow on a virtual clock.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from cabinet.app_settings import AppSettings
-from cabinet.display.views import AttractView, GameOverView, JoinView, TableView
+from cabinet.display.views import AttractView, GameOverView, JoinView, RaceMoment, TableView
 from cabinet.flow import Flow, FlowSettings, Phase
 from cabinet.i18n import Translator
 from cabinet.presenter import Presenter, phase_sound, sound_cues, sound_for
+from game.cards import Card
 from game.edges import Button
-from game.events import Rejected, RejectReason, Selected, SpitDue
-from game.summary import Seat
+from game.events import LateEdge, Played, Rejected, RejectReason, Selected, SpitDue
+from game.rules import Rules
+from game.summary import ClosestRace, Seat
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = 10**12
@@ -155,3 +158,115 @@ def test_a_join_view_counts_down_to_the_cpu() -> None:
     view = presenter(flow).show(T0 + S // 2, None).view
     assert isinstance(view, JoinView)
     assert view.footer == "The CPU joins in 3 seconds"
+
+
+MS = 1_000_000
+
+
+def playing(best_of: int = 1, seed: int = 2) -> Flow:
+    """Two people playing the first game of a best-of-``best_of`` match."""
+    flow = Flow(FlowSettings(rules=Rules(best_of=best_of)), seed, T0)
+    flow.press(0, T0)
+    flow.press(1, T0)
+    assert flow.match is not None
+    flow.update(flow.match.start_abs_ns)
+    assert flow.phase is Phase.PLAY
+    return flow
+
+
+def table_at(flow: Flow, match_ns: int, language: str = "en") -> TableView:
+    assert flow.match is not None
+    shows = Presenter(flow, AppSettings(flow=flow.settings), Translator(language))
+    view = shows.show(flow.match.start_abs_ns + match_ns, flow.match.state()).view
+    assert isinstance(view, TableView)
+    return view
+
+
+def test_the_table_shows_the_cards_left_all_game_and_the_score_in_a_match() -> None:
+    single = table_at(playing(1), 5 * S)
+    assert [p.cards_left for p in single.players] == ["51 cards left", "51 cards left"]
+    assert single.score is None  # a single game has no match score
+    match = playing(3)
+    match.scores = [1, 0]
+    view = table_at(match, 5 * S)
+    assert view.score == "Match 1 – 0"
+    assert table_at(match, 5 * S, "fi").score == "Ottelu 1 – 0"
+    assert [p.cards_left for p in table_at(match, 5 * S, "fi").players] == [
+        "51 korttia jäljellä"
+    ] * 2
+
+
+def test_a_race_won_by_a_hair_shows_on_its_pile_for_a_moment() -> None:
+    """Player 2's play onto pile 2 beat player 1's by 3.2 ms at 20 s: for 1.5 s of match
+    time the pile says who was first and by how much; races of 10 ms or more do not."""
+    flow = playing()
+    assert flow.match is not None
+    t = 20 * S
+    flow.match.events.extend(
+        [
+            Played(t - 3_200_000, 1, 2, 1, Card.parse("5S")),
+            Rejected(t, 0, 1, 1, RejectReason.BEATEN, 3_200_000),
+            LateEdge(t - 5 * S, 0, t, t),  # stamped with its press: not the end of the scan
+        ]
+    )
+    assert table_at(flow, t - MS).races == ()
+    moment = (RaceMoment(1, "Player 2 first by 3.2 ms"),)
+    assert table_at(flow, t).races == moment
+    assert table_at(flow, t + 1499 * MS).races == moment
+    assert table_at(flow, t + 1500 * MS).races == ()
+    assert table_at(flow, t + 700 * MS, "it").races == (
+        RaceMoment(1, "Giocatore 2 più veloce di 3,2 ms"),
+    )
+    # A race on the other pile shows beside it too; a wider margin is no moment.
+    flow.match.events.append(Rejected(t + 100 * MS, 1, 0, 0, RejectReason.BEATEN, 400_000))
+    flow.match.events.append(Rejected(t + 200 * MS, 0, 3, 1, RejectReason.BEATEN, 10 * MS))
+    assert table_at(flow, t + 300 * MS).races == (
+        RaceMoment(0, "Player 1 first by 0.4 ms"),
+        RaceMoment(1, "Player 2 first by 3.2 ms"),
+    )
+    # An exact tie (the tie rule gave the pile to one of them) says so.
+    flow.match.events.append(Rejected(t + 400 * MS, 1, 2, 1, RejectReason.BEATEN, 0))
+    assert table_at(flow, t + 500 * MS).races[1] == RaceMoment(1, "Tie!")
+
+
+def test_a_race_against_the_cpu_names_the_cpu() -> None:
+    flow = Flow(FlowSettings(join_wait_s=1), 4, T0)
+    flow.press(0, T0)
+    flow.update(T0 + S)
+    assert flow.match is not None and flow.seat_kinds == (Seat.HUMAN, Seat.CPU)
+    flow.update(flow.match.start_abs_ns)
+    flow.match.events.append(Rejected(3 * S, 0, 0, 0, RejectReason.BEATEN, 1_250_000))
+    assert table_at(flow, 3 * S + 100 * MS).races == (RaceMoment(0, "CPU first by 1.2 ms"),)
+
+
+def game_over_with(race: ClosestRace | None, language: str = "en") -> GameOverView:
+    flow = playing()
+    assert flow.match is not None
+    summary = dataclasses.replace(flow.match.summary(), winner=1, closest_race=race)
+    flow.last_summary = summary
+    flow.phase = Phase.GAME_OVER
+    view = presenter(flow).show(T0 + 60 * S, None).view
+    if language != "en":
+        shows = Presenter(flow, AppSettings(flow=flow.settings), Translator(language))
+        view = shows.show(T0 + 60 * S, None).view
+    assert isinstance(view, GameOverView)
+    return view
+
+
+def test_game_over_shows_the_closest_race_with_both_press_times() -> None:
+    """Player 2 pressed first at 41.2031 s into the game, player 1 0.8 ms later: each
+    panel says how their closest race went and when they pressed."""
+    view = game_over_with(ClosestRace(margin_ns=800_000, winner=1, t_ns=41_203_100_000, pile=0))
+    p1, p2 = (list(p.lines) for p in view.players)
+    assert p1[-2:] == ["Closest race lost by 0.8 ms", "Pressed at 41.2039 s"]
+    assert p2[-2:] == ["Closest race won by 0.8 ms", "Pressed at 41.2031 s"]
+    nl = game_over_with(ClosestRace(800_000, 1, 41_203_100_000, 0), "nl")
+    assert list(nl.players[0].lines[-2:]) == [
+        "Spannendste race verloren met 0,8 ms",
+        "Gedrukt op 41,2039 s",
+    ]
+    tie = game_over_with(ClosestRace(margin_ns=0, winner=0, t_ns=7_000_000_000, pile=None))
+    for panel in tie.players:
+        assert list(panel.lines[-2:]) == ["Closest race: an exact tie", "Pressed at 7.0000 s"]
+    none = game_over_with(None)
+    assert not any("race" in line or "Pressed" in line for p in none.players for line in p.lines)

@@ -26,6 +26,29 @@ LABELS = TableLabels(("PLAYER 1", "PLAYER 2"), "STUCK")
 MS = 1_000_000
 
 
+def rank_ink(face: pygame.Surface, colour: tuple[int, int, int]) -> tuple[int, int]:
+    """The drawn rank's height and width in pixels, read off a card face: the first run of
+    rows, from the top, with ink of the suit's ``colour`` in the face's top-left part
+    (the rank; the pip under it starts a gap lower)."""
+    w, h = face.get_size()
+    card = pygame.Surface((w, h))
+    card.fill((255, 255, 255))  # the see-through rounded corners are no ink
+    card.blit(face, (0, 0))
+    part = card.subsurface((0, 0, w * 7 // 10, h // 2))
+    ink = pygame.mask.from_threshold(part, colour, (70, 70, 70, 255))
+    row = pygame.mask.Mask((part.get_width(), 1), fill=True)
+    inked = [ink.overlap_area(row, (0, y)) > 0 for y in range(part.get_height())]
+    top = inked.index(True)
+    bottom = inked.index(False, top) if False in inked[top:] else len(inked)
+    rows = ink.copy()
+    rows.clear()
+    rows.draw(pygame.mask.Mask((part.get_width(), bottom - top), fill=True), (0, top))
+    glyph = ink.overlap_mask(rows, (0, 0)).get_bounding_rects()
+    left = min(r.left for r in glyph)
+    right = max(r.right for r in glyph)
+    return bottom - top, right - left
+
+
 def beaten_text(margin_ns: int) -> str:
     """The flow's label, in English, as the tests expect it."""
     return f"beaten by {margin_ns / MS:.1f} ms"

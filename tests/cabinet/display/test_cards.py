@@ -1,13 +1,26 @@
-"""Cards drawn by code: sizes, colours of the pips, rotation, and the surface cache."""
+"""Cards drawn by code: sizes, colours of the pips, the rank's drawn size, rotation, and
+the surface cache."""
 
 from __future__ import annotations
 
 import pygame
 import pytest
 
-from cabinet.display.cards import BACK, RED, CardArt, draw_pip, rank_text
+from cabinet.display.cards import (
+    BACK,
+    BLACK,
+    RANK_HEIGHT,
+    RANK_MAX_WIDTH,
+    RED,
+    CardArt,
+    draw_pip,
+    rank_text,
+)
 from cabinet.display.text import TextCache
+from cabinet.i18n import font_path
 from game.cards import ALL_CARDS, Card, Suit
+
+from .conftest import rank_ink
 
 W, H = 145, 203
 
@@ -24,21 +37,44 @@ def test_ten_is_written_10() -> None:
     ]  # fmt: skip
 
 
+def is_suit_colour(pixel: pygame.Color, red: bool) -> bool:
+    r, g, b, a = pixel
+    if a < 250:
+        return False
+    return r > 150 and g < 80 and b < 100 if red else r < 60 and g < 60 and b < 60
+
+
 @pytest.mark.parametrize("notation", ["AH", "7D", "KS", "2C"])
-def test_the_big_pip_in_the_middle_is_in_the_suit_colour(art: CardArt, notation: str) -> None:
+def test_the_two_pips_straddle_the_middle_in_the_suit_colour(art: CardArt, notation: str) -> None:
     card = Card.parse(notation)
     face = art.face(card, W, H)
     assert face.get_size() == (W, H)
-    r, g, b, a = face.get_at((W // 2, H // 2))
-    assert a >= 250  # opaque (smooth-scaling leaves a trace of rounding)
-    if card.suit.is_red:
-        assert r > 150 and g < 80 and b < 100
-    else:
-        assert r < 60 and g < 60 and b < 60
-    # The corner is the card's face colour (light), not transparent: a real card.
-    assert face.get_at((W // 2, H // 10))[:3] > (200, 200, 200)
+    middle = [face.get_at((x, H // 2)) for x in range(W)]
+    # Each corner's pip reaches the middle line: one on the left, one on the right.
+    left = [x for x in range(W) if is_suit_colour(middle[x], card.suit.is_red)]
+    assert left and min(left) < W // 3 and max(left) > W * 2 // 3
+    # The middle itself is the card's face colour (light), not transparent: a real card.
+    assert middle[W // 2].a >= 250 and middle[W // 2][:3] > (200, 200, 200)
     # Rounded corners: the very corner pixel is (almost) transparent.
     assert face.get_at((0, 0)).a < 128
+
+
+@pytest.mark.parametrize("bundled", [True, False], ids=["bundled font", "default font"])
+def test_the_rank_is_drawn_a_third_of_the_card_tall_whatever_the_font(bundled: bool) -> None:
+    """The rank's ink, measured on the drawn face, is RANK_HEIGHT of the card's height for
+    every rank (a Q or a J's tail only adds to it), and 10 is condensed to fit."""
+    art = CardArt(TextCache(font_path() if bundled else None))
+    for w in (60, 87, 109, 164):
+        h = round(w * 1.4)
+        for card in ALL_CARDS[:13] + ALL_CARDS[26:39]:
+            face = art.face(card, w, h)
+            height, width = rank_ink(face, RED if card.suit.is_red else BLACK)
+            assert height >= RANK_HEIGHT * h - 2, (w, card)
+            if card.rank_symbol in "JQ":
+                continue  # a tail, and the other corner's pip, make them taller
+            # Round tops and bottoms (3, 6, 8, 9) overshoot a little, as in any font.
+            assert height <= RANK_HEIGHT * h * 1.06 + 1, (w, card)
+            assert width <= RANK_MAX_WIDTH * w + 2, (w, card)
 
 
 @pytest.mark.parametrize("suit", list(Suit))
@@ -56,8 +92,9 @@ def test_rotation_turns_the_face(art: CardArt) -> None:
     turned = art.face(card, W, H, 180)
     for x, y in ((W // 2, H // 3), (20, 30), (W // 2, H * 2 // 3)):
         assert turned.get_at((W - 1 - x, H - 1 - y)) == upright.get_at((x, y))
-    # A spade is not symmetric top to bottom: the two really differ.
-    assert pygame.image.tobytes(upright, "RGBA") != pygame.image.tobytes(turned, "RGBA")
+    # Turned, not mirrored: a spade is not symmetric top to bottom.
+    mirrored = pygame.transform.flip(upright, False, True)
+    assert pygame.image.tobytes(mirrored, "RGBA") != pygame.image.tobytes(turned, "RGBA")
 
 
 def test_back_and_empty_outline(art: CardArt) -> None:

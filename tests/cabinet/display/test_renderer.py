@@ -37,7 +37,10 @@ from .conftest import LABELS, MS, RESOLUTIONS
 
 MakeRenderer = Callable[..., Renderer]
 SCREENS = [(size, o) for size in RESOLUTIONS for o in Orientation]
-TEXT_KINDS = {"label", "deck_count", "stuck", "message", "pile_count", "countdown"}
+TEXT_KINDS = {
+    "label", "cards_left", "deck_count", "stuck", "message", "pile_count", "score", "countdown",
+    "race",
+}  # fmt: skip
 
 
 def scene(record: MatchRecord, renderer: Renderer, at_ns: int) -> tuple[TableView, int]:
@@ -84,6 +87,9 @@ def check_table(renderer: Renderer, view: TableView) -> None:
         label = [i for i in items(renderer, "label") if i.player == p]
         assert [i.text for i in label] == [pv.label]
         assert pg.label.contains(label[0].rect)
+        left = [i for i in items(renderer, "cards_left") if i.player == p]
+        assert [i.text for i in left] == ([pv.cards_left] if pv.cards_left else [])
+        assert all(pg.cards_left.contains(i.rect) for i in left)
     piles = sorted((i.index, i.card, i.rect) for i in items(renderer, "pile"))  # type: ignore[type-var]
     assert piles == [(i, view.pile_tops[i], g.piles[i]) for i in (0, 1)]
     assert sorted(i.text or "" for i in items(renderer, "pile_count")) == sorted(
@@ -345,7 +351,9 @@ def test_resize_and_unknown_views(make_renderer: MakeRenderer) -> None:
 def test_warm_draws_every_face_once(make_renderer: MakeRenderer) -> None:
     renderer = make_renderer((800, 480), Orientation.COCKTAIL, warm=True)
     misses = renderer.art.misses
-    assert misses == 2 * (52 + 2)  # two rotations: faces, back, empty outline
+    # Two rotations; faces and the empty outline at the slots' and the piles' size, the
+    # back at the slots'.
+    assert misses == 2 * (2 * (52 + 1) + 1)
     view = TableView(
         (
             PlayerTable("P1", tuple(Card.parse(c) for c in ("AS", "2H", "3D", "4C")), 10),

@@ -31,6 +31,7 @@ from cabinet.display.geometry import Orientation
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.controls import COIN1, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from cabinet.records import StoredRecords
 from cabinet.service.bookkeeping import AuditGroupPage
 from cabinet.service.money_pages import PricingPage
 from cabinet.storage.audits import AuditGroup
@@ -64,6 +65,7 @@ class Shoot:
             threaded=False,
             seed=seed,
             store=store,
+            records=StoredRecords(store) if store is not None else None,
         )
         self.people = AutoPlayers(self._press, seed=seed, join_after_ns=10**18)
 

@@ -200,10 +200,10 @@ class MoneyKeeper:
         )
 
     def _coin_error(self, error: CoinError) -> None:
+        counted = MoneyCounts(coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2))
+        self._commit(self.ledger.coin_error(), counted)  # logged once committed
         length = "held low" if error.length_ns is None else f"{error.length_ns / 1e6:.1f} ms"
         log.warning("coin %d: no coin (%s, %s)", error.mech, error.kind.value, length)
-        counted = MoneyCounts(coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2))
-        self._commit(self.ledger.coin_error(), counted)
 
     def service_credit(self) -> None:
         """The SERVICE button's free credit (no coin, no meter pulse, no earnings)."""

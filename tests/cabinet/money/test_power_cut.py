@@ -1,7 +1,7 @@
 """Power cut with money: a cabinet taking coins and playing games is killed with SIGKILL
-at 32 seeded moments, over the same database: 24 at checkpoints of a coin's way (the pulse
+at 30 seeded moments, over the same database: 24 at checkpoints of a coin's way (the pulse
 seen but not committed, committed but not yet pulsed on the meter, a meter pulse under
-way or given but not struck off, a game being paid for) and 8 at random moments. After
+way or given but not struck off, a game being paid for) and 6 at random moments. After
 each kill: SQLite's integrity check passes, the ledger's invariants hold, the audits agree
 with it, no coin the cabinet had committed is lost and none is counted twice, and the
 meter pulses owed are still owed (and given once it restarts).
@@ -35,7 +35,7 @@ CHECKPOINTS = (
     "meter-committed",
     "paid",
 )
-RANDOM_KILLS = 8
+RANDOM_KILLS = 6
 
 
 @dataclass

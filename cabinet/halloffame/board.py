@@ -20,6 +20,7 @@ import enum
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from cabinet.halloffame.names import BLANK
 from game.rules import MS
 from game.summary import GameSummary, Seat
 
@@ -210,6 +211,6 @@ def kept_places(board: Board, found: Sequence[Candidate]) -> list[Candidate]:
             continue
         order = next_order + k
         orders[order] = candidate
-        trial = trial.with_entry(Entry(candidate.category, "   ", candidate.figure, "", order))
+        trial = trial.with_entry(Entry(candidate.category, BLANK, candidate.figure, "", order))
     kept = {e.order for c in trial.entries.values() for e in c}
     return [c for order, c in orders.items() if order in kept]

@@ -56,6 +56,14 @@ def _nothing(name: str) -> None:
     return None
 
 
+def _credits_bought(before: Ledger, after: Ledger) -> MoneyCounts:
+    """The paid and bonus credits from ``before`` to ``after``, as audit counts."""
+    return MoneyCounts(
+        paid_credits=after.credits_paid - before.credits_paid,
+        bonus_credits=after.credits_bonus - before.credits_bonus,
+    )
+
+
 class MoneyKeeper:
     """The cabinet's coins, credits, meter and lockout over ``store``."""
 
@@ -190,14 +198,12 @@ class MoneyKeeper:
         )
 
     def _counted(self, mech: int, units: int, before: Ledger, after: Ledger) -> MoneyCounts:
-        return MoneyCounts(
-            coins1=int(mech == 1),
-            coins2=int(mech == 2),
-            coin_units=units,
-            earnings_cents=self.pricing.cents_of(mech),
-            paid_credits=after.credits_paid - before.credits_paid,
-            bonus_credits=after.credits_bonus - before.credits_bonus,
-        )
+        """A coin's counts: the coin, its units and worth, and the credits it bought."""
+        counted = _credits_bought(before, after)
+        counted.coins1, counted.coins2 = int(mech == 1), int(mech == 2)
+        counted.coin_units = units
+        counted.earnings_cents = self.pricing.cents_of(mech)
+        return counted
 
     def _coin_error(self, error: CoinError) -> None:
         counted = MoneyCounts(coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2))
@@ -250,11 +256,7 @@ class MoneyKeeper:
         before = self.ledger
         after = before.release_pending(self.pricing)
         if after != before:
-            counted = MoneyCounts(
-                paid_credits=after.credits_paid - before.credits_paid,
-                bonus_credits=after.credits_bonus - before.credits_bonus,
-            )
-            self._commit(after, counted)
+            self._commit(after, _credits_bought(before, after))
         else:
             self._set_lockout()
 

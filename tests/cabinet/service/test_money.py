@@ -5,7 +5,7 @@ test."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pygame
 import pytest
@@ -33,19 +33,35 @@ def lines() -> Iterator[GpioCoinLines]:
     factory.close()
 
 
-def money_cabinet(screen: pygame.Surface, store: CabinetStore, lines: GpioCoinLines) -> Cabinet:
-    store.settings.set(FREE_PLAY, False)
-    store.save_settings()
-    cab = Cabinet(screen, store, backend="mock", coin_lines=lines)
-    cab.frames(0.1)
-    return cab
+MakeCabinet = Callable[..., Cabinet]
 
 
 @pytest.fixture
-def cab(screen: pygame.Surface, store: CabinetStore, lines: GpioCoinLines) -> Iterator[Cabinet]:
-    cab = money_cabinet(screen, store, lines)
-    yield cab
-    cab.close()
+def make_cab(
+    screen: pygame.Surface, store: CabinetStore, lines: GpioCoinLines
+) -> Iterator[MakeCabinet]:
+    """Opens a paid cabinet (with ``settings`` on top: ``make_cab(max_credits=1)``) on the
+    mock pins and the coin lines; closed at the end."""
+    opened: list[Cabinet] = []
+
+    def make(**settings: object) -> Cabinet:
+        store.settings.set(FREE_PLAY, False)
+        for name, value in settings.items():
+            store.settings.set(name, value)
+        store.save_settings()
+        cab = Cabinet(screen, store, backend="mock", coin_lines=lines)
+        cab.frames(0.1)
+        opened.append(cab)
+        return cab
+
+    yield make
+    for cab in opened:
+        cab.close()
+
+
+@pytest.fixture
+def cab(make_cab: MakeCabinet) -> Cabinet:
+    return make_cab()
 
 
 def insert_coin(cab: Cabinet, length_ms: int = 60) -> None:
@@ -100,21 +116,15 @@ def test_a_coin_on_the_pins_becomes_a_credit_and_a_pile_button_starts(
     assert cab.store.audits.money.current.paid_games == 1
 
 
-def test_half_credits_show_as_a_fraction(
-    screen: pygame.Surface, store: CabinetStore, lines: GpioCoinLines
-) -> None:
-    store.settings.set(UNITS_PER_CREDIT, 2)
-    cab = money_cabinet(screen, store, lines)
-    try:
-        insert_coin(cab)
-        cab.frames(0.1)
-        assert texts(cab, "credits") == ["CREDITS 1/2 · 1 credit per player"]
-        insert_coin(cab)
-        insert_coin(cab)
-        cab.frames(0.1)
-        assert texts(cab, "credits") == ["CREDITS 1 1/2 · 1 credit per player"]
-    finally:
-        cab.close()
+def test_half_credits_show_as_a_fraction(make_cab: MakeCabinet) -> None:
+    cab = make_cab(**{UNITS_PER_CREDIT.name: 2})
+    insert_coin(cab)
+    cab.frames(0.1)
+    assert texts(cab, "credits") == ["CREDITS 1/2 · 1 credit per player"]
+    insert_coin(cab)
+    insert_coin(cab)
+    cab.frames(0.1)
+    assert texts(cab, "credits") == ["CREDITS 1 1/2 · 1 credit per player"]
 
 
 def test_a_pulse_too_short_or_too_long_is_a_coin_error(cab: Cabinet) -> None:
@@ -136,16 +146,12 @@ def test_each_coin_unit_pulses_the_meter_once(cab: Cabinet, lines: GpioCoinLines
 
 
 def test_the_lockout_blocks_coins_at_the_maximum(
-    screen: pygame.Surface, store: CabinetStore, lines: GpioCoinLines
+    make_cab: MakeCabinet, lines: GpioCoinLines
 ) -> None:
-    store.settings.set(MAX_CREDITS, 1)
-    cab = money_cabinet(screen, store, lines)
-    try:
-        assert lines.lockout_device is not None and lines.lockout_device.value == 1
-        insert_coin(cab)
-        assert lines.lockout_device.value == 0
-    finally:
-        cab.close()
+    cab = make_cab(**{MAX_CREDITS.name: 1})
+    assert lines.lockout_device is not None and lines.lockout_device.value == 1
+    insert_coin(cab)
+    assert lines.lockout_device.value == 0
 
 
 def test_a_coin_during_the_menu_is_counted_and_credited_when_it_closes(cab: Cabinet) -> None:

@@ -1,14 +1,24 @@
-"""The whole cabinet's speed with SDL's dummy video driver, at 1920x1080. Prints JSON.
+"""The whole cabinet's speed at 1920x1080, with either display backend. Prints JSON.
 
-- ``frame_ms``: one frame's work (:meth:`CabinetApp.step` plus ``display.update``) in
-  attract (the CPU demo) and in play (a simulated person against the CPU), median / p99.
+``--backend software`` (the default) draws on SDL's dummy video driver; ``--backend
+texture`` on the GPU through SDL's offscreen driver (EGL; Mesa's llvmpipe where there is
+no GPU: set ``GALLIUM_NOOP=1`` to leave the rasterizer out and time the main thread's
+side alone). ``SDL_VIDEODRIVER`` chooses another driver (``x11`` under Xvfb).
+
+- ``frame_ms``: one frame's work (:meth:`CabinetApp.step` plus the present) in
+  attract (the CPU demo) and in play (a simulated person against the CPU), median / p99;
+  ``uploaded_bytes_per_frame`` (median, p99) and ``draw_calls_per_frame`` (p99) in play
+  after its first second, and ``main_thread_cpu_ms`` (p99, ``time.thread_time``) in
+  play.
 - ``attract_cpu_percent``: CPU use of the real threaded cabinet in attract at 60 fps.
 - ``press_to_photon_ms``: from a slot press's ``t_ns`` (put on the input queue as a GPIO
   callback would) to the end of the first frame that shows it selected, p50 / p99.
 - ``start_to_first_frame_s``: from starting a fresh Python process to its first attract
-  frame; ``rss_mb``: its peak resident memory after 10 s of attract.
+  frame; ``rss_mb``: the peak resident memory of both processes of ``spit-cabinet run``
+  (the display's and the table's) after 10 s of attract, with ``both_processes`` (their
+  CPU in attract, each one's memory).
 
-Usage: ``python bench/cabinet.py [--seconds S]``.
+Usage: ``python bench/cabinet.py [--seconds S] [--backend texture|software]``.
 """
 
 from __future__ import annotations
@@ -26,7 +36,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+# The video driver is chosen before pygame is imported: offscreen (EGL) for the texture
+# backend, whose name argparse checks in main().
+os.environ.setdefault("SDL_VIDEODRIVER", "offscreen" if "texture" in sys.argv else "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
@@ -35,8 +47,13 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
+from bench.processes import cabinet_figures
 from cabinet.app import FRAME_NS, CabinetApp, run_frames
 from cabinet.app_settings import AppSettings
+from cabinet.display.backend import DisplayBackend
+from cabinet.display.gpu import Gpu, GpuError, open_window
+from cabinet.display.software import SoftwareBackend
+from cabinet.display.texture import TextureBackend
 from cabinet.flow import FlowSettings, Phase
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
@@ -45,6 +62,7 @@ from game.cpu_seat import CpuSeat
 from game.edges import Button
 
 SIZE = (1920, 1080)
+BACKEND = "texture" if "texture" in sys.argv else "software"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -60,10 +78,18 @@ def summary(values: list[float]) -> dict[str, float]:
     }
 
 
-def open_screen() -> pygame.Surface:
+def open_screen() -> DisplayBackend:
     pygame.display.init()
     pygame.font.init()
-    return pygame.display.set_mode(SIZE)
+    if BACKEND == "software":
+        return SoftwareBackend(pygame.display.set_mode(SIZE))
+    try:
+        return TextureBackend(Gpu(open_window(SIZE, fullscreen=False), vsync=False))
+    except GpuError as exc:
+        sys.exit(
+            f"cabinet.py: the texture backend needs GLES (Debian: libegl1 libegl-mesa0 "
+            f"libgles2 libgl1-mesa-dri): {exc}"
+        )
 
 
 class Person:
@@ -109,6 +135,9 @@ def frame_times(seconds: float) -> dict[str, dict[str, float]]:
     app = CabinetApp(screen, edges, settings, clock=lambda: now[0], threaded=False, seed=5)
     person = Person(app, edges, 0)
     results: dict[str, list[float]] = {"attract": [], "play": []}
+    uploads: list[float] = []
+    calls: list[float] = []
+    cpu: list[float] = []
     frames = int(seconds * 60)
     for phase in ("attract", "play"):
         if phase == "play":
@@ -119,15 +148,30 @@ def frame_times(seconds: float) -> dict[str, dict[str, float]]:
             now[0] += FRAME_NS
             person.act(now[0])
             t0 = time.perf_counter()
-            rects = app.step(now[0])
-            if rects:
-                pygame.display.update(rects)
+            c0 = time.thread_time()
+            app.present(app.step(now[0]))
+            c1 = time.thread_time()
             spent = (time.perf_counter() - t0) * 1000
             if phase == "attract" or app.flow.phase is Phase.PLAY:
                 results[phase].append(spent)
                 done += 1
+                if phase == "play" and done > 60:  # after the first second of play
+                    counts = app.output.last_counts
+                    uploads.append(counts.uploaded_bytes)
+                    calls.append(counts.draw_calls)
+                    cpu.append((c1 - c0) * 1000)
     pygame.display.quit()
-    return {k: summary(v) for k, v in results.items()}
+    out: dict[str, object] = {"frame_ms": {k: summary(v) for k, v in results.items()}}
+    out["uploaded_bytes_per_frame"] = {
+        "median": statistics.median(uploads),
+        "p99": percentile(uploads, 0.99),
+    }
+    out["draw_calls_per_frame"] = {"p99": percentile(calls, 0.99)}
+    out["main_thread_cpu_ms"] = {
+        "median": round(statistics.median(cpu), 3),
+        "p99": round(percentile(cpu, 0.99), 3),
+    }
+    return out
 
 
 def live(seconds: float) -> dict[str, object]:
@@ -197,8 +241,7 @@ def child_start() -> None:
     screen = open_screen()
     app = CabinetApp(screen, EdgeQueue(), AppSettings(), seed=1)
     app.start()
-    rects = app.step(time.monotonic_ns())
-    pygame.display.update(rects)
+    app.present(app.step(time.monotonic_ns()))
     first = time.time() - started
     end = time.monotonic() + 10
     run_frames(app, lambda: time.monotonic() < end)
@@ -213,17 +256,25 @@ def main() -> None:
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--backend", choices=("software", "texture"), default="software")
     args = parser.parse_args()
     out: dict[str, object] = {"machine": machine(), "size": list(SIZE)}
-    out["frame_ms"] = frame_times(args.seconds)
+    out["backend"] = args.backend
+    out["video_driver"] = os.environ["SDL_VIDEODRIVER"]
+    out["gallium_noop"] = os.environ.get("GALLIUM_NOOP") == "1"
+    out.update(frame_times(args.seconds))
     out.update(live(args.seconds))
     done = subprocess.run(
-        [sys.executable, __file__, "--child-start", repr(time.time())],
+        [sys.executable, __file__, "--child-start", repr(time.time()), "--backend", BACKEND],
         capture_output=True,
         text=True,
         check=True,
     )
     out.update(json.loads(done.stdout.strip().splitlines()[-1]))
+    both = cabinet_figures(max(10.0, args.seconds), args.backend)
+    out["rss_mb_one_process"] = out.pop("rss_mb")
+    out["rss_mb"] = both["rss_mb_both_processes"]
+    out["both_processes"] = both
     print(json.dumps(out, indent=2))
 
 

@@ -19,11 +19,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 import pygame
 
 from cabinet.app_settings import AppSettings
+from cabinet.display.backend import BackendFailed, DisplayBackend
 from cabinet.display.renderer import Renderer
+from cabinet.display.software import SoftwareBackend
 from cabinet.display.views import View
 from cabinet.flow import Flow, GameFinished, InitialsEntered, Notice, Phase
 from cabinet.i18n import Translator, font_path
@@ -51,6 +54,8 @@ from game.table_state import TableState
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 FRAME_NS = 16_666_667
 """60 frames a second."""
 
@@ -64,7 +69,7 @@ class CabinetApp:
 
     def __init__(
         self,
-        screen: pygame.Surface,
+        screen: DisplayBackend | pygame.Surface,
         edges: EdgeQueue,
         settings: AppSettings,
         *,
@@ -77,14 +82,19 @@ class CabinetApp:
         pump_input: Callable[[], None] | None = None,
         store: CabinetStore | None = None,
         door_open: DoorOpen | None = None,
-        set_mode: Callable[[str], pygame.Surface] | None = None,
+        set_mode: Callable[[str], DisplayBackend | pygame.Surface] | None = None,
+        fallback: Callable[[], DisplayBackend] | None = None,
         input_backend: InputBackend | None = None,
         table: Table | None = None,
         settings_overlay: SettingsOverlay | None = None,
         coin_lines: CoinLines | None = None,
         money: MoneyKeeper | None = None,
     ) -> None:
-        """``table``: what decides the games (the table process's
+        """``screen``: the display backend that draws (a surface: the software backend on
+        it). ``fallback()``: the software backend to hand over to if that one fails
+        mid-run (default: one on ``pygame.display.set_mode`` at the same size).
+
+        ``table``: what decides the games (the table process's
         :class:`~cabinet.table.remote.RemoteTable` on the cabinet); by default a
         :class:`~cabinet.table.local.LocalTable` on ``edges``, with the referee on a thread
         of this process (``threaded``), or pumped from :meth:`step` (``threaded=False``:
@@ -97,11 +107,15 @@ class CabinetApp:
         for a resolution changed in the menu. ``input_backend``: shown in the input
         test (hardware timestamps or not). ``settings_overlay``: what this run's command
         line puts on top of the stored settings, applied again whenever the menu hands
-        back new settings. ``coin_lines``: the coin meter and lockout outputs; ``money``:
+        back new settings (``set_mode`` returns the screen's backend, or a surface).
+        ``coin_lines``: the coin meter and lockout outputs; ``money``:
         the money keeper (default: one over ``store``, driving ``coin_lines``; none
         without a store: every game free). Nothing is changed from outside after
         construction."""
-        self.screen = screen
+        self.output: DisplayBackend = _backend(screen)
+        self._fallback = fallback
+        self.fallbacks = 0
+        """How many times a failing backend handed over to software."""
         self.clock = clock
         self.sounds = sounds if sounds is not None else SoundBoard.silent()
         self.lights = lights if lights is not None else LightsOutput()
@@ -141,7 +155,7 @@ class CabinetApp:
             input_backend=input_backend,
             money=money,
         )
-        self.menu_renderer = MenuRenderer(screen, font_path())
+        self.menu_renderer = MenuRenderer(self.output.canvas(), font_path())
         self._fed: object = None
         self._stuck: dict[int, Button] = {}
         """The button each player has stuck, shown to them until it is freed."""
@@ -153,7 +167,7 @@ class CabinetApp:
 
     def _make_renderer(self) -> Renderer:
         return Renderer(
-            self.screen,
+            self.output,
             self.settings.orientation,
             font_path(),
             lights_strip=self.lights.on_screen,
@@ -163,6 +177,35 @@ class CabinetApp:
     @property
     def settings(self) -> AppSettings:
         return self.presenter.settings
+
+    @property
+    def screen(self) -> pygame.Surface:
+        """The surface the service menu paints (the display surface in software)."""
+        return self.output.canvas()
+
+    def present(self, rects: list[pygame.Rect]) -> None:
+        """Show the frame :meth:`step` drew (``rects``: what it changed)."""
+        try:
+            self.output.present(rects)
+        except BackendFailed as exc:
+            self._fall_back(exc)
+
+    def _fall_back(self, exc: BackendFailed) -> None:
+        """The backend failed: say so once, and draw in software from now on."""
+        failed = self.output
+        log.error(
+            "display: the %s backend failed (%s): drawing in software", failed.kind.value, exc
+        )
+        size = failed.size
+        failed.close()
+        if self._fallback is not None:
+            self.output = self._fallback()
+        else:
+            self.output = SoftwareBackend(pygame.display.set_mode(size), why="fallback")
+        log.info("display: %s", self.output.describe)
+        self.fallbacks += 1
+        self.renderer = self._make_renderer()
+        self.menu_renderer.resize(self.output.canvas())
 
     @property
     def tr(self) -> Translator:
@@ -197,8 +240,9 @@ class CabinetApp:
         self.flow.settings = settings.flow
         rebuild = settings.orientation is not old.orientation
         if settings.resolution != old.resolution and self._set_mode is not None:
-            self.screen = self._set_mode(settings.resolution)
-            self.menu_renderer.resize(self.screen)
+            self.output.close()
+            self.output = _backend(self._set_mode(settings.resolution))
+            self.menu_renderer.resize(self.output.canvas())
             rebuild = True
         if rebuild or settings.language != old.language:
             self.renderer = self._make_renderer()
@@ -315,7 +359,7 @@ class CabinetApp:
             finished = [] if host.is_open else self._flow_update(now)
         self._into_books(finished, now)
         if host.is_open:
-            drawn = host.draw(self.menu_renderer, now)
+            drawn = self._drawing(lambda: self._menu_frame(now))
             if drawn is not None:
                 self.frames += 1
                 return drawn
@@ -349,9 +393,29 @@ class CabinetApp:
             self.table.lights(shown.table_lights)
         self.lights.show(shown.lights)
         self.last_view = shown.view
-        rects = self.renderer.draw(shown.view, self.presenter.screen_clock(now))
+        screen_now = self.presenter.screen_clock(now)
+        rects = self._drawing(lambda: self.renderer.draw(shown.view, screen_now))
         self.frames += 1
         return rects
+
+    def _menu_frame(self, now: int) -> list[pygame.Rect] | None:
+        """The service menu's frame on the backend's canvas (``None``: the menu shows the
+        game's screen)."""
+        canvas = self.output.canvas()
+        if canvas is not self.menu_renderer.surface:
+            self.menu_renderer.resize(canvas)
+        drawn = self.host.draw(self.menu_renderer, now)
+        return None if drawn is None else self.output.canvas_drawn(drawn)
+
+    def _drawing(self, draw: Callable[[], T]) -> T:
+        """``draw()``; if the backend fails, hand over to software and draw again."""
+        try:
+            return draw()
+        except BackendFailed as exc:
+            self._fall_back(exc)
+            self.renderer.invalidate()
+            self.menu_renderer.invalidate()
+            return draw()
 
     # -- input and events --------------------------------------------------------------
 
@@ -441,9 +505,7 @@ def run_frames(
     next_frame = app.clock()
     while keep_going():
         now = app.clock()
-        rects = app.step(now)
-        if rects:
-            pygame.display.update(rects)
+        app.present(app.step(now))
         if after_frame is not None:
             after_frame(app.clock())
         if now >= next_frame:  # the frame that was due (an early one keeps the schedule)
@@ -451,3 +513,7 @@ def run_frames(
             if next_frame <= now:  # fell behind: carry on from here, no catching up
                 next_frame = now + FRAME_NS
         app.wait(next_frame, now + MIN_FRAME_GAP_NS)
+
+
+def _backend(screen: DisplayBackend | pygame.Surface) -> DisplayBackend:
+    return SoftwareBackend(screen) if isinstance(screen, pygame.Surface) else screen

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         lambda: check_wiring(args.wiring),
         lambda: check_data_dir(args.data_dir),
         lambda: check_money(args.data_dir),
-        check_display,
+        lambda: check_display(stored_display_backend(args.data_dir)),
         check_sound,
         lambda: check_lights(args.lights),
         check_realtime,
@@ -212,14 +212,41 @@ def check_money(path: str | Path | None) -> Finding:
     return Finding("money", Level.OK, detail)
 
 
-def check_display() -> Finding:
+def stored_display_backend(path: str | Path | None) -> str:
+    """The ``display_backend`` setting in the books (``auto`` without a database)."""
+    from cabinet.storage.database import Access
+    from cabinet.storage.problems import StorageError
+    from cabinet.storage.setting_table import DISPLAY_BACKEND
+    from cabinet.storage.store import CabinetStore
+
+    if not database_path(data_dir(path)).exists():
+        return str(DISPLAY_BACKEND.default)
+    try:
+        store = CabinetStore.open(data_dir(path), access=Access.READ)
+    except StorageError:
+        return str(DISPLAY_BACKEND.default)
+    try:
+        return str(store.settings.get(DISPLAY_BACKEND))
+    finally:
+        store.db.close()
+
+
+def check_display(choice: str = "auto") -> Finding:
+    """The video driver, the screen's size, and the backend the cabinet would draw with
+    (``choice``: the display_backend setting), and why."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
+
+    from cabinet.display.backend import BackendChoice
+    from cabinet.display.opening import ScreenRequest, open_screen
 
     try:
         pygame.display.init()
         driver = pygame.display.get_driver()
         sizes = pygame.display.get_desktop_sizes()
+        backend = open_screen(BackendChoice(choice), ScreenRequest((320, 240), False))
+        drawn_by = backend.describe
+        backend.close()
     except pygame.error as exc:
         return Finding(
             "display",
@@ -233,7 +260,7 @@ def check_display() -> Finding:
     size = f"{sizes[0][0]}x{sizes[0][1]}" if sizes else "unknown size"
     level = Level.WARN if driver in ("dummy", "offscreen") else Level.OK
     fix = "nothing will be seen: this driver draws nowhere" if level is Level.WARN else None
-    return Finding("display", level, f"driver {driver}, {size}", fix)
+    return Finding("display", level, f"driver {driver}, {size}; {drawn_by}", fix)
 
 
 def check_sound() -> Finding:

@@ -35,7 +35,10 @@ from cabinet.assembly import (
     record_sink,
 )
 from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
+from cabinet.display.backend import BackendChoice, DisplayBackend
 from cabinet.display.geometry import Orientation
+from cabinet.display.gpu import prepare_environment
+from cabinet.display.opening import ScreenRequest, fallback_for, open_screen
 from cabinet.i18n import LANGUAGES
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
@@ -46,7 +49,13 @@ from cabinet.inputs.select import (
     open_backend,
 )
 from cabinet.storage.paths import add_data_dir_option, data_dir
-from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, RESOLUTION
+from cabinet.storage.setting_table import (
+    DISPLAY_BACKEND,
+    INPUT_BACKEND,
+    KEYBOARD_MAP,
+    LED_PORT,
+    RESOLUTION,
+)
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 from cabinet.table.process import LOG_LEVELS, leave_table_core
@@ -78,6 +87,12 @@ def register(subparsers: Any) -> None:
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     add_input_argument(parser)
     parser.add_argument("--windowed", action="store_true", help="a window, not full screen")
+    parser.add_argument(
+        "--display-backend",
+        choices=[c.value for c in BackendChoice],
+        help="what draws the screen: texture (the GPU), software, or auto (the GPU on the "
+        "console; docs/display.md) (default: the setting)",
+    )
     parser.add_argument("--size", type=_size, help="window or screen size, e.g. 1920x1080")
     parser.add_argument(
         "--orientation",
@@ -269,12 +284,14 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     renderer = render_driver(video_driver, os.environ)
     if renderer is not None:  # read by SDL when set_mode makes the window's surface
         os.environ[RENDER_DRIVER_VAR] = renderer
+    prepare_environment(video_driver.lower())
     resolution = stored.get(RESOLUTION)
     stored_size = None if resolution == "auto" else _size(resolution)
     size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)
     flags = pygame.FULLSCREEN if full else 0
+    choice = BackendChoice(args.display_backend or stored.get(DISPLAY_BACKEND))
     try:
-        screen = pygame.display.set_mode(size, flags)
+        screen = open_screen(choice, ScreenRequest(size, full, flags))
     except pygame.error as exc:
         print(
             f"spit-cabinet: cannot open the display ({exc}). On a desktop, run it in the "
@@ -283,7 +300,6 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             file=sys.stderr,
         )
         return 1
-    pygame.display.set_caption("Spit")
     pygame.mouse.set_visible(not full)
     edges = EdgeQueue()
     keyboard = backend_name == "keyboard"
@@ -314,9 +330,10 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             backend.pump()
             table.forward(edges.take())
 
-    def set_mode(resolution: str) -> pygame.Surface:
+    def set_mode(resolution: str) -> DisplayBackend:
         chosen = args.size or (None if resolution == "auto" else _size(resolution))
-        return pygame.display.set_mode(chosen or ((0, 0) if full else WINDOW_SIZE), flags)
+        request = ScreenRequest(chosen or ((0, 0) if full else WINDOW_SIZE), full, flags)
+        return open_screen(choice, request)
 
     records = record_sink(store)
     lines = coin_lines(args.wiring, backend_name)
@@ -332,6 +349,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         pump_input=pump_input,
         store=store,
         set_mode=set_mode,
+        fallback=fallback_for(ScreenRequest(screen.size, full, flags)),
         input_backend=backend,
         table=table,
         settings_overlay=lambda settings: overlay(settings, args),
@@ -339,7 +357,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         coin_lines=lines,
     )
     cleanup.callback(app.host.sync_audits)  # before the store closes: it runs first
-    log.info("running: input %s, %dx%d", backend_name, *screen.get_size())
+    log.info("running: input %s, %dx%d, %s", backend_name, *screen.size, screen.describe)
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
 
     def keep_going() -> bool:

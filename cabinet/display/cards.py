@@ -115,11 +115,14 @@ def draw_pip(
 class CardArt:
     """Card surfaces, each drawn once per (card, width, height, rotation) and then reused.
 
-    ``hits`` and ``misses`` count cache look-ups, for tests and the benchmark.
+    ``hits`` and ``misses`` count cache look-ups, for tests and the benchmark. ``keep``:
+    keep what is drawn (the software backend); without it every call draws afresh (the
+    texture backend uploads each picture once and keeps only the texture).
     """
 
-    def __init__(self, text: TextCache) -> None:
+    def __init__(self, text: TextCache, *, keep: bool = True) -> None:
         self.text = text
+        self.keep = keep
         self._cache: dict[CardKey, pygame.Surface] = {}
         self._rank_sizes: dict[int, int] = {}
         self.hits = 0
@@ -156,8 +159,13 @@ class CardArt:
             surface = pygame.transform.smoothscale(big, (key[1], key[2]))
             if pygame.display.get_surface() is not None:
                 surface = surface.convert_alpha()
-        self._cache[key] = surface
+        if self.keep:
+            self._cache[key] = surface
         return surface
+
+    def pixel_bytes(self) -> int:
+        """Bytes of pictures kept (4 a pixel)."""
+        return sum(s.get_width() * s.get_height() * 4 for s in self._cache.values())
 
     # -- drawing at SUPERSAMPLE scale ----------------------------------------------------
 

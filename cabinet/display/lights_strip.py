@@ -9,6 +9,8 @@ dark at the start of each period and brightest halfway, as on the board.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pygame
 
 from cabinet.display.painter import DrawItem, Painter
@@ -65,12 +67,10 @@ def paint_lights(painter: Painter, state: LightState | None, now_ns: int) -> int
         colour, change_ns = light_colour(light, now_ns)
         if change_ns is not None and (wake_ns is None or change_ns < wake_ns):
             wake_ns = change_ns
-        key = ("light", spot.w, colour)
-        surface = painter.shapes.get(key)
-        if surface is None:
-            surface = _light_surface(spot.w, colour)
-            painter.shapes[key] = surface
-        painter.add(DrawItem("light", spot, index=i, style=colour), surface)
+        look = painter.shape(
+            ("light", spot.w, colour), (spot.w, spot.w), partial(_light_surface, spot.w, colour)
+        )
+        painter.add(DrawItem("light", spot, index=i, style=colour), look)
     return wake_ns
 
 

@@ -7,13 +7,19 @@ in painting order, through its helpers for the things they share: cards, fitted 
 wrapped text blocks, panels, the selection highlight and the STUCK badge. The renderer
 (:mod:`cabinet.display.renderer`) then compares the list with the previous frame's.
 
-Shapes drawn here (panels, highlights, badges, light spots) are cached in the renderer's
-``shapes`` dictionary, which outlives the frame; cards and text have their own caches.
+Each item comes with a :class:`Look`: the picture it shows, named by a key and drawn only
+when a backend asks for its pixels. The software backend keeps them (drawing a frame is
+blitting them); the texture backend uploads each once and keeps only the texture
+(:mod:`cabinet.display.backend`). Shapes drawn here (panels, highlights, badges, light
+spots) are cached in the renderer's :class:`Shapes`, which outlives the frame, when the
+backend keeps pixels; cards and text have their own caches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -57,8 +63,52 @@ class DrawItem:
     style: tuple[int, ...] = ()
 
 
-Paint = tuple[DrawItem, pygame.Surface]
-"""A display-list item and the surface blitted at its rectangle's top-left corner."""
+@dataclass(frozen=True, slots=True, eq=False)
+class Look:
+    """The picture a display-list item shows.
+
+    ``key`` names the picture upright: two looks with one key show the same pixels, so a
+    backend keeps one copy (a texture) per key. ``rotation`` (0 or 180 degrees) is how it
+    is turned on screen; ``size`` (w, h, in px) is the picture's own size, which the
+    item's rectangle may scale (a card growing in flight). ``draw(rotation)`` paints it
+    turned, from a cache where pixels are kept. ``lasting``: part of the layout (cards,
+    the felt, shapes of a fixed size), drawn all game; otherwise it comes and goes (text,
+    panels that hug it), and a backend bounds how many it keeps.
+    """
+
+    key: tuple[object, ...]
+    rotation: int
+    size: tuple[int, int]
+    draw: Callable[[int], pygame.Surface]
+    lasting: bool = True
+
+
+Paint = tuple[DrawItem, Look]
+"""A display-list item and the picture drawn over its rectangle."""
+
+
+class Shapes:
+    """Drawn shapes by key; kept only when the backend keeps pixels (``keep``)."""
+
+    def __init__(self, *, keep: bool = True) -> None:
+        self.keep = keep
+        self._kept: dict[tuple[object, ...], pygame.Surface] = {}
+
+    def get(self, key: tuple[object, ...], draw: Callable[[], pygame.Surface]) -> pygame.Surface:
+        """The shape named ``key``, drawn by ``draw()`` unless kept."""
+        surface = self._kept.get(key)
+        if surface is None:
+            surface = draw()
+            if self.keep:
+                self._kept[key] = surface
+        return surface
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def pixel_bytes(self) -> int:
+        """Bytes of pixels kept (4 a pixel)."""
+        return sum(s.get_width() * s.get_height() * 4 for s in self._kept.values())
 
 
 class Painter:
@@ -70,7 +120,7 @@ class Painter:
         geometry: TableGeometry,
         text: TextCache,
         art: CardArt,
-        shapes: dict[tuple[object, ...], pygame.Surface],
+        shapes: Shapes,
     ) -> None:
         self.geometry = geometry
         self.text = text
@@ -78,9 +128,47 @@ class Painter:
         self.shapes = shapes
         self.paints: list[Paint] = []
 
-    def add(self, item: DrawItem, surface: pygame.Surface) -> None:
-        """Paint ``surface`` for ``item``, over everything added before."""
-        self.paints.append((item, surface))
+    def add(self, item: DrawItem, look: Look) -> None:
+        """Show ``look`` for ``item``, over everything added before."""
+        self.paints.append((item, look))
+
+    def shape(
+        self, key: tuple[object, ...], size: tuple[int, int], draw: Callable[[], pygame.Surface],
+        rotation: int = 0,
+    ) -> Look:  # fmt: skip
+        """The look of a shape named ``key`` (``size`` px upright), drawn by ``draw()``,
+        turned ``rotation`` on screen."""
+        shapes = self.shapes
+
+        def turned(rotation: int) -> pygame.Surface:
+            upright = shapes.get(key, draw)
+            if not rotation:
+                return upright
+            return shapes.get((*key, rotation), lambda: pygame.transform.rotate(upright, rotation))
+
+        return Look(key, rotation, size, turned)
+
+    def card_look(self, card: Card | None, w: int, h: int, rotation: int) -> Look:
+        """``card``'s face at ``w`` × ``h`` px (the empty outline for ``None``)."""
+        art = self.art
+        if card is None:
+            return Look(("empty", w, h), rotation, (w, h), partial(art.empty, w, h))
+        return Look(("face", card, w, h), rotation, (w, h), partial(art.face, card, w, h))
+
+    def back_look(self, w: int, h: int, rotation: int) -> Look:
+        """A card face down, ``w`` × ``h`` px."""
+        return Look(("back", w, h), rotation, (w, h), partial(self.art.back, w, h))
+
+    def text_look(self, text: str, size: int, colour: Colour, rotation: int) -> Look:
+        """``text`` at font ``size`` in ``colour``."""
+        cache = self.text
+        return Look(
+            ("text", text, size, colour),
+            rotation,
+            cache.size(text, size),
+            partial(cache.render, text, size, colour),
+            lasting=False,
+        )
 
     def add_card(
         self, kind: str, player: int | None, index: int, card: Card | None, box: Box,
@@ -88,12 +176,8 @@ class Painter:
     ) -> None:  # fmt: skip
         """A card's face filling ``box`` (a slot's or a pile's), or the empty outline for
         ``None``."""
-        surface = (
-            self.art.face(card, box.w, box.h, rotation)
-            if card is not None
-            else self.art.empty(box.w, box.h, rotation)
-        )
-        self.add(DrawItem(kind, box, player, index, card, rotation=rotation), surface)
+        look = self.card_look(card, box.w, box.h, rotation)
+        self.add(DrawItem(kind, box, player, index, card, rotation=rotation), look)
 
     def add_text(
         self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
@@ -104,8 +188,8 @@ class Painter:
         vertically, centred or at the reader's left (``align="left"``) or right
         (``"right"``)."""
         size = self.text.fit_size(text, box.w, box.h, fill=fill)
-        surface = self.text.render(text, size, colour, rotation)
-        w, h = surface.get_size()
+        look = self.text_look(text, size, colour, rotation)
+        w, h = look.size
         if align == "left":
             x = box.x if rotation == 0 else box.right - w
         elif align == "right":
@@ -115,7 +199,7 @@ class Painter:
         y = box.y + (box.h - h) // 2
         item = DrawItem(kind, Box(x, y, w, h), player, index, text=text, rotation=rotation,
                         style=colour)  # fmt: skip
-        self.add(item, surface)
+        self.add(item, look)
 
     def add_block(
         self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
@@ -132,12 +216,12 @@ class Painter:
         for k, line in enumerate(lines):
             if not line:
                 continue
-            surface = self.text.render(line, size, colour, rotation)
-            w, h = surface.get_size()
+            look = self.text_look(line, size, colour, rotation)
+            w, h = look.size
             local_box = Box(box.x + (box.w - w) // 2, top + k * line_h_px, w, h)
             rect = local_box if rotation == 0 else local_box.turned(box)
             item = DrawItem(kind, rect, None, index, text=line, rotation=rotation, style=colour)
-            self.add(item, surface)
+            self.add(item, look)
 
     def add_callout(
         self, kind: str, text: str, box: Box, rotation: int, colour: Colour, *,
@@ -169,45 +253,46 @@ class Painter:
         border: Colour | None, *, index: int | None = None,
     ) -> None:  # fmt: skip
         """A rounded translucent panel over ``box``, with a ``border`` ring if given."""
-        key = ("panel", box.w, box.h, fill, border)
-        surface = self.shapes.get(key)
-        if surface is None:
+
+        def draw() -> pygame.Surface:
             surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
             radius = max(4, min(box.w, box.h) // 12)
             pygame.draw.rect(surface, fill, surface.get_rect(), border_radius=radius)
             if border is not None:
                 width = max(2, min(box.w, box.h) // 60)
                 pygame.draw.rect(surface, border, surface.get_rect(), width, border_radius=radius)
-            self.shapes[key] = surface
-        style = (*fill, *(border or ()))
-        self.add(DrawItem(kind, box, player, index, style=style), surface)
+            return surface
 
-    def frame_surface(self, box: Box) -> pygame.Surface:
+        look = self.shape(("panel", box.w, box.h, fill, border), (box.w, box.h), draw)
+        # Panels that hug text come and go with it; the screens' own panels last.
+        look = Look(look.key, 0, look.size, look.draw, lasting=not kind.endswith("_panel"))
+        style = (*fill, *(border or ()))
+        self.add(DrawItem(kind, box, player, index, style=style), look)
+
+    def frame_look(self, box: Box) -> Look:
         """The selection highlight: a thick yellow ring the size of ``box``."""
-        key = ("highlight", box.w, box.h)
-        surface = self.shapes.get(key)
-        if surface is None:
+
+        def draw() -> pygame.Surface:
             surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
             width = max(2, (box.w - self.geometry.card_w) // 2 + 1)
             radius = max(3, self.geometry.card_w // 10)
             pygame.draw.rect(surface, YELLOW, surface.get_rect(), width, border_radius=radius)
-            self.shapes[key] = surface
-        return surface
+            return surface
 
-    def badge(self, text: str, box: Box, rotation: int) -> pygame.Surface:
+        return self.shape(("highlight", box.w, box.h), (box.w, box.h), draw)
+
+    def badge(self, text: str, box: Box, rotation: int) -> Look:
         """The STUCK badge: white bold text on a red lozenge."""
-        key = ("badge", text, box.w, box.h, rotation)
-        surface = self.shapes.get(key)
-        if surface is None:
+
+        def draw() -> pygame.Surface:
             surface = pygame.Surface((box.w, box.h), pygame.SRCALPHA)
             pygame.draw.rect(surface, STUCK_RED, surface.get_rect(), border_radius=box.h // 3)
             size = self.text.fit_size(text, box.w * 9 // 10, box.h, fill=0.75)
             glyphs = self.text.render(text, size, WHITE)
             surface.blit(glyphs, glyphs.get_rect(center=(box.w // 2, box.h // 2)))
-            if rotation:
-                surface = pygame.transform.rotate(surface, rotation)
-            self.shapes[key] = surface
-        return surface
+            return surface
+
+        return self.shape(("badge", text, box.w, box.h), (box.w, box.h), draw, rotation)
 
 
 def local(box: Box, x: int, y: int, w: int, h: int, rotation: int) -> Box:

@@ -1,15 +1,15 @@
-"""Draws each screen from its view and the running animations, repainting only what changed.
+"""Draws each screen from its view and the running animations, through a display backend.
 
 Each frame the renderer turns the view into a *display list*: one
 :class:`~cabinet.display.painter.DrawItem` per thing on screen (a card in a slot, a label,
-a light…), in painting order, each with the rectangle it covers. It compares the list
-with the previous frame's; the rectangles of items that appeared, vanished or changed are
-*dirty*: there it restores the cached background and repaints every item that overlaps, in
-order. :meth:`Renderer.draw` returns those rectangles for ``pygame.display.update(rects)``;
-a frame where nothing changed paints nothing and returns ``[]``.
+a light…), in painting order, each with the rectangle it covers and the
+:class:`~cabinet.display.painter.Look` it shows. A backend (:mod:`cabinet.display.backend`)
+draws the list: the software one repaints only the rectangles that changed and returns
+them for ``pygame.display.update(rects)``; the texture one draws a changed frame whole on
+the GPU. Either draws nothing, and returns ``[]``, for a frame like the last.
 
-This module owns the set-up (layout, animator, cached backgrounds), the frame's assembly
-and the dirty rectangles. What each screen shows is drawn elsewhere, into a
+This module owns the set-up (layout, animator, the felt), the frame's assembly and the
+choice of what to prepare before play. What each screen shows is drawn elsewhere, into a
 :class:`~cabinet.display.painter.Painter`: the felt and the table by
 :mod:`cabinet.display.table_screen`, the attract banner and the join and game-over
 screens by :mod:`cabinet.display.screens`, the on-screen lights by
@@ -32,13 +32,15 @@ from pathlib import Path
 import pygame
 
 from cabinet.display.animation import Animator, Timings
+from cabinet.display.backend import DisplayBackend
 from cabinet.display.cards import CardArt
 from cabinet.display.fame_screens import paint_fame_board, paint_initials
 from cabinet.display.fame_views import FameBoardView, InitialsView
 from cabinet.display.geometry import Orientation, TableGeometry, table_geometry
 from cabinet.display.lights_strip import paint_lights
-from cabinet.display.painter import DrawItem, Paint, Painter
+from cabinet.display.painter import DrawItem, Look, Painter, Shapes
 from cabinet.display.screens import paint_attract, paint_game_over, paint_join
+from cabinet.display.software import SoftwareBackend
 from cabinet.display.table_screen import paint_background, paint_table
 from cabinet.display.text import TextCache
 from cabinet.display.views import (
@@ -51,24 +53,22 @@ from cabinet.display.views import (
 from game.cards import ALL_CARDS
 from game.events import Event
 
-#: When the dirty area passes this fraction of the screen, one full repaint is cheaper.
-FULL_REPAINT_FRACTION = 0.5
-
 
 class Renderer:
-    """Draws the cabinet's screens onto ``surface``.
+    """Draws the cabinet's screens through ``backend`` (a surface: the software backend
+    on it).
 
     ``orientation`` is upright or cocktail (see :mod:`cabinet.display.geometry`);
     ``font_path`` a TTF file, or ``None`` for pygame's default font. ``lights_strip``
     reserves a strip for the on-screen lights (when no LED board is connected).
     ``beaten_text(margin_ns)`` formats the "beaten by 12.3 ms" label, translated.
     ``warm`` draws all 52 card faces at once instead of on first use (about 0.2 s), so
-    no frame in play pays for it.
+    no frame in play pays for it (with the texture backend: uploads them).
     """
 
     def __init__(
         self,
-        surface: pygame.Surface,
+        backend: DisplayBackend | pygame.Surface,
         orientation: Orientation,
         font_path: str | Path | None = None,
         *,
@@ -79,31 +79,33 @@ class Renderer:
     ) -> None:
         self.orientation = orientation
         self.lights_strip = lights_strip
-        self.text = TextCache(font_path)
-        self.art = CardArt(self.text)
+        if isinstance(backend, pygame.Surface):
+            backend = SoftwareBackend(backend)
+        keep = backend.keeps_pixels
+        self.text = TextCache(font_path, keep=keep)
+        self.art = CardArt(self.text, keep=keep)
         self._beaten_text = beaten_text
         self._timings = timings
         self._warm = warm
-        self._shapes: dict[tuple[object, ...], pygame.Surface] = {}
-        self.surface = surface
-        self._set_up(surface)
+        self._shapes = Shapes(keep=keep)
+        self._set_up(backend)
 
     # -- set-up ---------------------------------------------------------------------------
 
-    def _set_up(self, surface: pygame.Surface) -> None:
-        self.surface = surface
-        width, height = surface.get_size()
+    def _set_up(self, backend: DisplayBackend) -> None:
+        self.backend = backend
+        width, height = backend.size
         self.geometry: TableGeometry = table_geometry(
             width, height, self.orientation, lights_strip=self.lights_strip
         )
         self.animator = Animator(
             self.geometry, beaten_text=self._beaten_text, timings=self._timings
         )
-        self._backgrounds = {
-            True: paint_background(self.geometry, mats=True),
-            False: paint_background(self.geometry, mats=False),
-        }
-        self._background = self._backgrounds[True]
+        # The felt: with the card mats (the table) or plain (the other screens). The
+        # software backend keeps the one in use (8 MB at 1080p); the texture one uploads
+        # each once.
+        self._felt: tuple[bool, pygame.Surface] | None = None
+        self._felts = {mats: self._felt_look(mats) for mats in (True, False)}
         # The attract text sits where the countdown and the race moments go: it wins.
         banners = [b.box for b in self.geometry.banners]
         self._banners_hide_messages = any(
@@ -113,7 +115,6 @@ class Renderer:
             b.intersects(r.box) for b in banners for pile in self.geometry.races for r in pile
         )
         self._last: list[DrawItem] = []
-        self._last_set: set[DrawItem] = set()
         self._full = True
         self.wake_ns: int | None = None
         """When the screen next changes by itself (animation, blinking), on the caller's
@@ -121,25 +122,48 @@ class Renderer:
         if self._warm:
             self.warm()
 
-    def resize(self, surface: pygame.Surface) -> None:
-        """Draw onto a new surface (a resized window): new layout, animations dropped."""
-        self._set_up(surface)
+    def _felt_look(self, mats: bool) -> Look:
+        g = self.geometry
+
+        def draw(rotation: int) -> pygame.Surface:
+            kept = self._felt
+            if kept is not None and kept[0] == mats:
+                return kept[1]
+            surface = paint_background(g, mats=mats)
+            if self.backend.keeps_pixels:
+                self._felt = (mats, surface)
+            return surface
+
+        return Look(("felt", g.width, g.height, mats), 0, (g.width, g.height), draw)
+
+    def resize(self, backend: DisplayBackend | pygame.Surface) -> None:
+        """Draw through a new backend or onto a new surface (a resized window, a
+        fallback): new layout, animations dropped."""
+        if isinstance(backend, pygame.Surface):
+            backend = SoftwareBackend(backend)
+        self._set_up(backend)
 
     def invalidate(self) -> None:
         """Repaint the whole screen on the next frame (e.g. after something else drew)."""
         self._full = True
 
     def warm(self) -> None:
-        """Draw every card face and the empty outline at this layout's two sizes (slot
-        and pile), and the back at the slot's."""
+        """Prepare every card face and the empty outline at this layout's two sizes (slot
+        and pile), the back at the slot's, and the table's felt."""
         g = self.geometry
+        painter = self._painter()
         rotations = {0, *(p.rotation for p in g.players), *g.pile_rotations}
+        looks: list[Look] = []
         for rotation in sorted(rotations):
             for w, h in ((g.card_w, g.card_h), (g.pile_w, g.pile_h)):
-                for card in ALL_CARDS:
-                    self.art.face(card, w, h, rotation)
-                self.art.empty(w, h, rotation)
-            self.art.back(g.card_w, g.card_h, rotation)
+                looks.extend(painter.card_look(card, w, h, rotation) for card in ALL_CARDS)
+                looks.append(painter.card_look(None, w, h, rotation))
+            looks.append(painter.back_look(g.card_w, g.card_h, rotation))
+        looks.append(self._felts[True])
+        self.backend.prepare(looks)
+
+    def _painter(self) -> Painter:
+        return Painter(self.geometry, self.text, self.art, self._shapes)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -161,7 +185,7 @@ class Renderer:
     def draw(self, view: View, now_ns: int) -> list[pygame.Rect]:
         """Draw ``view`` as it looks at ``now_ns``; returns the rectangles repainted."""
         self.wake_ns = None
-        painter = Painter(self.geometry, self.text, self.art, self._shapes)
+        painter = self._painter()
         if isinstance(view, TableView):
             self._table(painter, view, now_ns)
         elif isinstance(view, AttractView):
@@ -183,11 +207,11 @@ class Renderer:
         else:
             raise TypeError(f"the renderer cannot draw {type(view).__name__}")
         self._wake(paint_lights(painter, view.lights, now_ns))
-        background = self._backgrounds[isinstance(view, TableView | AttractView)]
-        if background is not self._background:
-            self._background = background
-            self._full = True
-        return self._present(painter.paints)
+        felt = self._felts[isinstance(view, TableView | AttractView)]
+        paints = painter.paints
+        self._last = [item for item, _ in paints]
+        full, self._full = self._full, False
+        return self.backend.frame(felt, paints, full=full)
 
     def _wake(self, at_ns: int | None) -> None:
         if at_ns is not None and (self.wake_ns is None or at_ns < self.wake_ns):
@@ -200,45 +224,3 @@ class Renderer:
         frame = self.animator.frame(now_ns, layouts)
         self._wake(frame.next_change_ns)
         paint_table(painter, view, frame)
-
-    # -- presenting -----------------------------------------------------------------------
-
-    def _present(self, paints: list[Paint]) -> list[pygame.Rect]:
-        items = [item for item, _ in paints]
-        new = set(items)
-        old, self._last, self._last_set = self._last_set, items, new
-        target = self.surface
-        if not self._full:
-            if new == old:
-                return []
-            dirty = [pygame.Rect(i.rect.as_tuple()) for i in old - new]
-            dirty.extend(pygame.Rect(i.rect.as_tuple()) for i in new - old)
-            screen = target.get_rect()
-            rects = _merge(dirty, screen)
-            if sum(r.w * r.h for r in rects) <= FULL_REPAINT_FRACTION * screen.w * screen.h:
-                boxes = [pygame.Rect(item.rect.as_tuple()) for item in items]
-                for rect in rects:
-                    target.set_clip(rect)
-                    target.blit(self._background, rect, rect)
-                    target.fblits([(paints[k][1], boxes[k]) for k in rect.collidelistall(boxes)])
-                target.set_clip(None)
-                return rects
-        self._full = False
-        target.blit(self._background, (0, 0))
-        target.fblits([(surface, (item.rect.x, item.rect.y)) for item, surface in paints])
-        return [target.get_rect()]
-
-
-def _merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:
-    """Clip ``rects`` to the screen and merge the overlapping ones (pygame's rectangle
-    tests run in C: this runs every frame)."""
-    merged: list[pygame.Rect] = []
-    for rect in rects:
-        current = rect.clip(screen)
-        if not current:
-            continue
-        # ``merged`` stays pairwise apart: absorb every rectangle the growing one meets.
-        while (k := current.collidelist(merged)) != -1:
-            current.union_ip(merged.pop(k))
-        merged.append(current)
-    return merged

@@ -12,9 +12,8 @@ import pygame
 
 from cabinet.display.animation import AnimationFrame
 from cabinet.display.box import Box
-from cabinet.display.cards import CardArt
 from cabinet.display.geometry import Orientation, TableGeometry
-from cabinet.display.painter import AMBER, GREY, WHITE, YELLOW, DrawItem, Painter
+from cabinet.display.painter import AMBER, GREY, WHITE, YELLOW, DrawItem, Look, Painter
 from cabinet.display.text import Colour
 from cabinet.display.views import TableView
 from game.cards import Card
@@ -55,7 +54,6 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
     """The table of ``view``, with the cards ``frame`` has in motion (and the slots and
     piles it keeps showing until they land) and its labels on the message lines."""
     g = painter.geometry
-    art = painter.art
     labels = dict(frame.labels)
     # Upright the cards left end the name line; in cocktail they follow the deck.
     left_align = "right" if g.orientation is Orientation.UPRIGHT else "left"
@@ -66,20 +64,18 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
             painter.add_text(
                 "cards_left", pv.cards_left, pg.cards_left, rot, WHITE, player=p, align=left_align
             )
-        deck_surface = (
-            art.back(g.card_w, g.card_h, rot)
+        deck_look = (
+            painter.back_look(g.card_w, g.card_h, rot)
             if pv.deck_size
-            else art.empty(g.card_w, g.card_h, rot)
+            else painter.card_look(None, g.card_w, g.card_h, rot)
         )
         count = str(pv.deck_size)
-        painter.add(DrawItem("deck", pg.deck, p, text=count, rotation=rot), deck_surface)
+        painter.add(DrawItem("deck", pg.deck, p, text=count, rotation=rot), deck_look)
         painter.add_text("deck_count", count, pg.deck_count, rot, GREY, player=p)
         for s in range(4):
             if pv.selected == s:
                 box = pg.highlights[s]
-                painter.add(
-                    DrawItem("highlight", box, p, s, rotation=rot), painter.frame_surface(box)
-                )
+                painter.add(DrawItem("highlight", box, p, s, rotation=rot), painter.frame_look(box))
             key = (p, s)
             card = frame.slots[key] if key in frame.slots else pv.layout[s]
             painter.add_card("slot", p, s, card, pg.slots[s], rot)
@@ -115,19 +111,16 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
                 font_px=round(g.card_h * 0.18),
             )  # fmt: skip
     for sprite in frame.sprites:
-        surface = sprite_face(art, g, sprite.card, sprite.box, sprite.rotation)
         item = DrawItem(
             "sprite", sprite.box, sprite.player, card=sprite.card, rotation=sprite.rotation
         )
-        painter.add(item, surface)
+        painter.add(item, sprite_look(painter, g, sprite.card, sprite.box, sprite.rotation))
 
 
-def sprite_face(
-    art: CardArt, g: TableGeometry, card: Card, box: Box, rotation: int
-) -> pygame.Surface:
-    """A moving card's face at its box's size: a slot's or a pile's face as drawn, and
-    any size between (a card growing on its way to a pile) scaled from the pile's."""
-    size = (box.w, box.h)
-    if size in ((g.card_w, g.card_h), (g.pile_w, g.pile_h)):
-        return art.face(card, box.w, box.h, rotation)
-    return pygame.transform.smoothscale(art.face(card, g.pile_w, g.pile_h, rotation), size)
+def sprite_look(painter: Painter, g: TableGeometry, card: Card, box: Box, rotation: int) -> Look:
+    """A moving card's face: a slot's or a pile's face as drawn at those sizes, and for
+    any size between (a card growing on its way to a pile) the pile's, scaled to the box
+    as it is drawn."""
+    if (box.w, box.h) == (g.card_w, g.card_h):
+        return painter.card_look(card, g.card_w, g.card_h, rotation)
+    return painter.card_look(card, g.pile_w, g.pile_h, rotation)

@@ -29,13 +29,19 @@ class TextCache:
 
     ``font_path`` is a TTF/OTF file; ``None`` uses pygame's default font (which has no
     accented capitals beyond Latin-1 and no suit symbols: suits are drawn, not typed).
+    ``keep``: keep rendered strings (the software backend blits them every frame); the
+    texture backend keeps textures instead, and only the fonts, fitted sizes and wrapped
+    lines are cached here.
     """
 
-    def __init__(self, font_path: str | Path | None = None, *, bold: bool = False) -> None:
+    def __init__(
+        self, font_path: str | Path | None = None, *, bold: bool = False, keep: bool = True
+    ) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.font_path = None if font_path is None else str(font_path)
         self.bold = bold
+        self.keep = keep
         self._fonts: dict[int, pygame.font.Font] = {}
         self._surfaces: OrderedDict[tuple[str, int, Colour, int], pygame.Surface] = OrderedDict()
         self._fits: dict[tuple[str, int, int, int], int] = {}
@@ -76,10 +82,25 @@ class TextCache:
             surface = self.font(size).render(text, True, colour)
             if pygame.display.get_surface() is not None:
                 surface = surface.convert_alpha()
-        self._surfaces[key] = surface
-        if len(self._surfaces) > TEXT_CACHE_SIZE:
-            self._surfaces.popitem(last=False)
+        if self.keep:
+            self._surfaces[key] = surface
+            if len(self._surfaces) > TEXT_CACHE_SIZE:
+                self._surfaces.popitem(last=False)
         return surface
+
+    def size(self, text: str, size: int) -> tuple[int, int]:
+        """The size (w, h) of ``text`` rendered at ``size``. A font file measures it
+        without rendering; pygame's default font measures some sizes a pixel short of
+        what it renders, so with it the string is rendered (and kept, if kept)."""
+        if self.font_path is not None:
+            w, h = self.font(size).size(text)
+        else:
+            w, h = self.render(text, size, (255, 255, 255)).get_size()
+        return (w, h)
+
+    def pixel_bytes(self) -> int:
+        """Bytes of rendered strings kept (4 a pixel)."""
+        return sum(s.get_width() * s.get_height() * 4 for s in self._surfaces.values())
 
     def fit_size(self, text: str, box_w: int, box_h: int, *, fill: float = 0.8) -> int:
         """The largest font size, up to ``fill`` of ``box_h``, at which ``text`` fits

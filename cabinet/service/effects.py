@@ -9,9 +9,15 @@ once, at start: the menu says so, and they apply when the cabinet next starts.
 
 from __future__ import annotations
 
-from cabinet.storage.setting_table import INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, LED_TYPE
+from cabinet.storage.setting_table import (
+    DISPLAY_BACKEND,
+    INPUT_BACKEND,
+    KEYBOARD_MAP,
+    LED_PORT,
+    LED_TYPE,
+)
 
 NEXT_START: frozenset[str] = frozenset(
-    s.name for s in (INPUT_BACKEND, KEYBOARD_MAP, LED_PORT, LED_TYPE)
+    s.name for s in (INPUT_BACKEND, DISPLAY_BACKEND, KEYBOARD_MAP, LED_PORT, LED_TYPE)
 )
 """Settings that take effect at the next start."""

@@ -70,7 +70,14 @@ def value_text(tr: Translator, setting: Setting[Any], value: Any, currency: str 
         return f"{value} · {tr.t(f'cpu.level.{value}')}"
     if name == "records_kept":
         return tr.t("service.value.games", count=value)
-    if name in ("orientation", "tie_rule", "led_type", "input_backend", "price_per"):
+    if name in (
+        "orientation",
+        "tie_rule",
+        "led_type",
+        "input_backend",
+        "display_backend",
+        "price_per",
+    ):
         return tr.t(f"service.value.{value}")
     unit_name = getattr(setting, "unit", "")
     if unit_name in ("units", "credits", "entries"):

@@ -201,6 +201,16 @@ INPUT_BACKEND = Choice(
     choices=(AUTO, *(b for b in BACKENDS if b != "mock")),
     description="Where button presses come from; auto: GPIO on a Pi, else the keyboard.",
 )
+DISPLAY_BACKEND = Choice(
+    name="display_backend",
+    group=CABINET,
+    default=AUTO,
+    choices=(AUTO, "texture", "software"),
+    description=(
+        "What draws the screen: texture (the GPU) or software; auto: the GPU on the "
+        "Pi's console (docs/display.md)."
+    ),
+)
 KEYBOARD_MAP = KeyMapOverrides(
     name="keyboard_map",
     group=CABINET,
@@ -433,6 +443,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     LED_PORT,
     LED_TYPE,
     INPUT_BACKEND,
+    DISPLAY_BACKEND,
     KEYBOARD_MAP,
     OPERATOR_PIN,
     RECORDS_KEPT,

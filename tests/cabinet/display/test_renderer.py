@@ -234,8 +234,8 @@ def test_only_what_changed_is_repainted(
     full = make_renderer((1920, 1080), Orientation.UPRIGHT)
     full.draw(changed, settled + 2 * MS)
     for r in rects:
-        assert pygame.image.tobytes(renderer.surface.subsurface(r), "RGB") == pygame.image.tobytes(
-            full.surface.subsurface(r), "RGB"
+        assert pygame.image.tobytes(renderer.backend.surface.subsurface(r), "RGB") == pygame.image.tobytes(
+            full.backend.surface.subsurface(r), "RGB"
         )
 
 
@@ -259,9 +259,9 @@ def test_repainting_only_the_changes_gives_the_pixels_of_a_full_repaint(
         rects = pieces.draw(view, t)
         whole.invalidate()
         whole.draw(view, t)
-        partial += bool(rects) and rects != [pieces.surface.get_rect()]
-        assert pygame.image.tobytes(pieces.surface, "RGB") == pygame.image.tobytes(
-            whole.surface, "RGB"
+        partial += bool(rects) and rects != [pieces.backend.surface.get_rect()]
+        assert pygame.image.tobytes(pieces.backend.surface, "RGB") == pygame.image.tobytes(
+            whole.backend.surface, "RGB"
         ), t
         t += 7 * MS
     assert partial > 100  # most frames were painted piece by piece

@@ -1,0 +1,162 @@
+"""The texture backend's own promises: steady play uploads nothing, a frame like the last
+is not drawn, the text cache stays bounded, and a failure hands over to software."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from cabinet.app import CabinetApp
+from cabinet.app_settings import AppSettings
+from cabinet.display.backend import BackendKind
+from cabinet.display.geometry import Orientation
+from cabinet.display.renderer import Renderer
+from cabinet.display.replayer import MatchPlayer
+from cabinet.display.texture import TEXT_TEXTURES
+from cabinet.display.views import table_view
+from cabinet.flow import FlowSettings, Phase
+from cabinet.i18n import font_path
+from cabinet.inputs.controls import Control
+from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from game.bots import level
+from game.cpu_match import play_cpu_game
+from game.edges import Button
+from game.table_state import TableState
+from tests.cabinet.display_gpu.conftest import MS, MakeTexture
+from tests.cabinet.display_gpu.test_parity import LABELS, beaten
+
+FRAME_NS = 16_666_667
+LASTING = ("face", "back", "empty", "felt")
+
+
+@pytest.mark.parametrize("orientation", list(Orientation), ids=lambda o: o.value)
+def test_steady_play_uploads_almost_nothing(
+    make_texture: MakeTexture, orientation: Orientation
+) -> None:
+    """A whole CPU-against-CPU game (Expert both: dense play) at 60 frames a second: after
+    the first second, the median frame uploads nothing and no frame uploads a card or
+    the felt; the text cache stays within its bound all game."""
+    backend = make_texture((1920, 1080))
+    renderer = Renderer(backend, orientation, font_path(), lights_strip=True, beaten_text=beaten)
+    record = play_cpu_game(5, (level(5), level(5))).record
+    player = MatchPlayer(record)
+    t = 0
+    uploads: list[int] = []
+    lasting: list[tuple[object, ...]] = []
+    drawn = 0
+    while not player.finished:
+        renderer.feed(player.advance(t))
+        drawn += bool(renderer.draw(table_view(TableState.of(player.referee), LABELS), t))
+        if t >= 1_000 * MS:
+            uploads.append(backend.last_counts.uploaded_bytes)
+            lasting += [k for k in backend.last_uploaded if k[0] in LASTING]
+        assert backend.text_textures <= TEXT_TEXTURES
+        t += FRAME_NS
+    assert len(uploads) >= 600
+    assert statistics.median(uploads) == 0
+    assert lasting == []
+    assert 0 < drawn < len(uploads)  # frames like the last were not drawn
+
+
+def test_a_frame_like_the_last_is_not_drawn(make_texture: MakeTexture) -> None:
+    backend = make_texture((800, 480))
+    renderer = Renderer(backend, Orientation.UPRIGHT, font_path(), warm=False)
+    record = play_cpu_game(3, (level(4), level(4))).record
+    view = table_view(TableState.of(MatchPlayer(record).referee), LABELS)
+    assert renderer.draw(view, 0) == [pygame.Rect(0, 0, 800, 480)]
+    assert backend.last_counts.draw_calls > 10
+    assert renderer.draw(view, MS) == []
+    assert backend.last_counts.draw_calls == 0
+    renderer.invalidate()
+    assert renderer.draw(view, 2 * MS) and backend.last_counts.uploads == 0
+
+
+def app_on(backend: object) -> tuple[CabinetApp, EdgeQueue, list[int]]:
+    now = [10**12]
+    edges = EdgeQueue()
+    settings = AppSettings(flow=FlowSettings(join_wait_s=1))
+    app = CabinetApp(
+        backend,  # type: ignore[arg-type]
+        edges,
+        settings,
+        clock=lambda: now[0],
+        threaded=False,
+        seed=4,
+        fallback=None,
+    )
+    return app, edges, now
+
+
+def run(app: CabinetApp, now: list[int], seconds: float) -> int:
+    drawn = 0
+    for _ in range(int(seconds * 60)):
+        now[0] += FRAME_NS
+        rects = app.step(now[0])
+        app.present(rects)
+        drawn += bool(rects)
+    return drawn
+
+
+def test_a_texture_backend_that_fails_mid_game_hands_over_to_software(
+    make_texture: MakeTexture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The GPU's window goes away mid-game (its renderer and every texture with it, as a
+    lost context does): one log line, the software backend takes over, the game goes on."""
+    backend = make_texture((800, 480))
+    app, edges, now = app_on(backend)
+    run(app, now, 1.0)
+    edges.put(RawEdge(Control(0, Button.PILE1), True, now[0]))
+    edges.put(RawEdge(Control(0, Button.PILE1), False, now[0] + 40 * MS))
+    run(app, now, 3.0)
+    assert app.flow.phase is Phase.PLAY
+    assert app.output.kind is BackendKind.TEXTURE
+    backend.gpu.window.destroy()
+    with caplog.at_level("INFO"):
+        run(app, now, 0.5)
+    failed = [r for r in caplog.records if "backend failed" in r.getMessage()]
+    assert len(failed) == 1, caplog.text
+    assert app.output.kind is BackendKind.SOFTWARE and app.fallbacks == 1
+    assert app.flow.phase is Phase.PLAY
+    plays = len(app.flow.match.state().pile_tops) if app.flow.match else 0  # type: ignore[attr-defined]
+    assert plays == 2
+    assert run(app, now, 2.0) > 0  # frames go on being drawn, in software
+    assert pygame.display.get_surface() is not None
+
+
+def cabinet_log(tmp_path: Path, env: dict[str, str], *args: str) -> str:
+    """``spit-cabinet run`` for a second in a child process; its log."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cabinet", "run", "--input", "mock", "--seconds", "1",
+         "--data-dir", str(tmp_path / "data"), "--size", "640x360", *args],
+        env={**os.environ, "SDL_AUDIODRIVER": "dummy", **env},
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_auto_without_gles_runs_in_software_and_says_why(tmp_path: Path) -> None:
+    """A real environment without GLES: EGL finds no vendor library (as on a machine
+    without Mesa's EGL), so SDL has no GL renderer."""
+    log = cabinet_log(
+        tmp_path,
+        {"SDL_VIDEODRIVER": "offscreen", "__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent.json"},
+        "--display-backend", "texture",
+    )  # fmt: skip
+    assert "the texture backend cannot start" in log
+    assert "display: software on offscreen (no GPU renderer:" in log
+    log = cabinet_log(tmp_path, {"SDL_VIDEODRIVER": "dummy"})
+    assert "display: software on dummy (SDL's dummy driver has no GL)" in log
+
+
+def test_texture_asked_for_draws_with_textures_and_says_so(tmp_path: Path) -> None:
+    log = cabinet_log(tmp_path, {"SDL_VIDEODRIVER": "offscreen"}, "--display-backend", "texture")
+    assert "display: texture: opengles2 (llvmpipe" in log
+    log = cabinet_log(tmp_path, {"SDL_VIDEODRIVER": "offscreen"})
+    assert "display: software on offscreen (only a software rasterizer: llvmpipe" in log

@@ -234,9 +234,9 @@ def test_only_what_changed_is_repainted(
     full = make_renderer((1920, 1080), Orientation.UPRIGHT)
     full.draw(changed, settled + 2 * MS)
     for r in rects:
-        assert pygame.image.tobytes(renderer.backend.surface.subsurface(r), "RGB") == pygame.image.tobytes(
-            full.backend.surface.subsurface(r), "RGB"
-        )
+        assert pygame.image.tobytes(
+            renderer.backend.surface.subsurface(r), "RGB"
+        ) == pygame.image.tobytes(full.backend.surface.subsurface(r), "RGB")
 
 
 @pytest.mark.parametrize("orientation", list(Orientation))

@@ -12,20 +12,32 @@ Prints JSON.
   random (on average an edge every 0.5 ms, so many close races), each stamped with the
   moment it was due, as the kernel stamps an edge, into the mock pins' press channel
   (:mod:`cabinet.inputs.press_channel`); the display draws the real play screen at 60 fps
-  at 1920x1080 (pygame-ce, dummy video driver), each frame's drawing done ``K`` times
-  (K=4 stands for a Pi 4); a busy process saturates the other core; the LED board is the
-  firmware simulator on a pty. Per K: edges, late edges, the race window, the decision
-  delay (press ``t_ns`` → the referee's decision), decision → LED snapshot written,
-  press → photon (end of the first frame showing the decision), the time a frame's
-  drawing took, and how late the presser itself sent its edges (it stands in for the
-  kernel, which is never late: what it adds is the machine's, not the table's), in ms,
-  with the count it sent more than a race window late (``beyond_window``: late edges
-  whatever the table does).
+  at 1920x1080, each frame's drawing done ``K`` times (K=4 stands for a Pi 4), through
+  each display backend in turn (``backend``): ``software`` on SDL's dummy video driver,
+  ``texture`` on its offscreen driver (EGL; Mesa's llvmpipe where there is no GPU: set
+  ``GALLIUM_NOOP=1`` to leave the rasterizer out and time the main thread's side alone;
+  the K drawings share one GPU renderer, presented once a frame, without vsync); a busy
+  process saturates the other core; the LED board is the firmware simulator on a pty.
+  Per design, backend and K: edges, late edges, the race window, the decision delay
+  (press ``t_ns`` → the referee's decision), decision → LED snapshot written, press →
+  photon (to the end of the present of the first frame showing the decision), the time
+  a frame's drawing and present took, and how late the presser itself sent its edges (it
+  stands in for the kernel, which is never late: what it adds is the machine's, not the
+  table's), in ms, with the count it sent more than a race window late
+  (``beyond_window``: late edges whatever the table does). A *stall monitor*, a small
+  process where the table runs and at its priority (SCHED_FIFO on the table's core for
+  the table process, the display's nice level for the thread design), sleeps 1 ms at a
+  time and notes every wake-up more than ``--stall-ms`` late as a stall (``stalls``:
+  how many, the longest in ms); ``late_edges_outside_stalls`` counts the late edges
+  whose press-to-delivery span meets no stall widened by the race window on both sides:
+  those the machine's stalls do not explain.
 - ``cabinet``: ``spit-cabinet run`` as installed, headless: start to the first attract
   frame, CPU in attract and resident memory, both processes together.
 
-Usage: ``python bench/races.py [--edges N] [--ks 1,4] [--races N]``; prints one JSON
-object on stdout.
+Usage: ``python bench/races.py [--edges N] [--ks 1,4] [--backends software,texture]
+[--designs process,thread] [--stall-ms 5] [--races N]``; prints one JSON object on
+stdout. Where the texture backend cannot start (no GLES), says so in one line on stderr
+and exits with status 2.
 """
 
 from __future__ import annotations
@@ -38,6 +50,7 @@ import json
 import math
 import os
 import random
+import select
 import subprocess
 import sys
 import tempfile
@@ -47,6 +60,7 @@ from typing import Any
 
 from board_sim import ROOT, simulated_board
 from machine_info import machine
+from processes import cabinet_figures
 
 # Run from a checkout: import this repository's packages, not an installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -262,11 +276,140 @@ LATENESS: list[int] = []
 stand-in kernel's, not the table's."""
 
 
-def live_run(design: str, k: int, edges: int, rules: Rules, seed: int) -> dict[str, Any]:
+# -- the stall monitor --------------------------------------------------------------------
+
+STALL_TICK_NS = 1 * MS
+"""The stall monitor sleeps this long at a time."""
+
+
+def stall_monitor(threshold_ns: int, realtime: bool) -> None:
+    """The stall monitor process: sleeps :data:`STALL_TICK_NS` at a time until its stdin
+    closes, then prints every wake-up more than ``threshold_ns`` late as a stall
+    ``[due, woke]`` (CLOCK_MONOTONIC ns), a JSON list. With ``realtime``, it asks for
+    what the table process asks for (SCHED_FIFO at the table's priority, on its core),
+    else it runs as started (the display's nice level: the thread design's referee)."""
+    if realtime:
+        from cabinet.table.process import become_realtime, take_core
+
+        become_realtime()
+        take_core()
+    gc.disable()
+    stalls: list[tuple[int, int]] = []
+    print("ready", flush=True)
+    stdin = sys.stdin.fileno()
+    while True:
+        due = time.monotonic_ns() + STALL_TICK_NS
+        ready, _, _ = select.select([stdin], [], [], STALL_TICK_NS / 1e9)
+        woke = time.monotonic_ns()
+        if woke - due > threshold_ns:
+            stalls.append((due, woke))
+        if ready:  # the bench closed its end: the run is over
+            break
+    print(json.dumps(stalls), flush=True)
+
+
+def start_stall_monitor(
+    threshold_ns: int, realtime: bool, cleanup: contextlib.ExitStack
+) -> subprocess.Popen[str]:
+    """Start :func:`stall_monitor` in a process and wait until it watches."""
+    command = [sys.executable, __file__, "--stall-monitor", "--stall-ms", str(threshold_ns / MS)]
+    monitor = subprocess.Popen(
+        [*command, *(["--stall-realtime"] if realtime else [])],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    cleanup.callback(lambda: (monitor.kill(), monitor.wait()))
+    assert monitor.stdout is not None
+    if monitor.stdout.readline().strip() != "ready":
+        raise RuntimeError("the stall monitor did not start")
+    return monitor
+
+
+def stop_stall_monitor(monitor: subprocess.Popen[str]) -> list[tuple[int, int]]:
+    """The stalls the monitor saw, once told the run is over."""
+    said, _ = monitor.communicate(timeout=30)
+    return [(due, woke) for due, woke in json.loads(said.strip().splitlines()[-1])]
+
+
+def in_stalls(spans: list[tuple[int, int]], stalls: list[tuple[int, int]], widen_ns: int) -> int:
+    """How many ``spans`` (an edge's ``t_ns`` to its delivery) meet a stall widened by
+    ``widen_ns`` on both sides."""
+    return sum(
+        any(t <= woke + widen_ns and delivered >= due - widen_ns for due, woke in stalls)
+        for t, delivered in spans
+    )
+
+
+# -- the display, drawn through one backend ---------------------------------------------
+
+SCREEN = (1920, 1080)
+BACKENDS = ("software", "texture")
+VIDEO_DRIVERS = {"software": "dummy", "texture": "offscreen"}
+"""SDL's video driver for each backend: one a process, chosen before the display opens."""
+
+
+def use_video_driver(backend: str) -> None:
+    """(Re)open pygame's display on ``backend``'s video driver."""
+    pygame.display.quit()
+    os.environ["SDL_VIDEODRIVER"] = VIDEO_DRIVERS[backend]
+    pygame.display.init()
+
+
+def open_backends(backend: str, k: int, cleanup: contextlib.ExitStack) -> list[Any]:
+    """``k`` display backends of kind ``backend``, the first drawing onto the screen: for
+    the texture backend they share one GPU renderer (its drawings done ``k`` times, one
+    present), for the software backend the others draw onto surfaces of their own.
+    Raises :class:`~cabinet.display.gpu.GpuError` where there is no GLES."""
+    from cabinet.display.software import SoftwareBackend
+
+    use_video_driver(backend)
+    if backend == "texture":
+        from cabinet.display.gpu import Gpu, open_window
+        from cabinet.display.texture import TextureBackend
+
+        window = open_window(SCREEN, fullscreen=False, hidden=True)
+        cleanup.callback(window.destroy)
+        gpu = Gpu(window, vsync=False)
+        cleanup.callback(gpu.close)
+        return [TextureBackend(gpu) for _ in range(k)]
+    screen = pygame.display.set_mode(SCREEN)
+    return [SoftwareBackend(screen if i == 0 else pygame.Surface(SCREEN)) for i in range(k)]
+
+
+def no_gles(exc: Exception) -> None:
+    """Say the texture backend cannot start, in one line, and exit with status 2."""
+    print(
+        "races.py: the texture backend needs GLES (Debian: libegl-mesa0 libgles2 "
+        f"libgl1-mesa-dri): {exc}",
+        file=sys.stderr,
+    )
+    sys.exit(2)
+
+
+def check_texture_backend() -> None:
+    """Open the texture backend once before any run, to fail at once without GLES."""
+    from cabinet.display.gpu import GpuError
+
+    try:
+        with contextlib.ExitStack() as cleanup:
+            open_backends("texture", 1, cleanup)
+    except (GpuError, pygame.error) as exc:
+        no_gles(exc)
+    finally:
+        pygame.display.quit()
+
+
+def live_run(
+    design: str, backend: str, k: int, edges: int, rules: Rules, seed: int, stall_ns: int
+) -> dict[str, Any]:
     """One run: ``design`` is ``process`` (the table process) or ``thread`` (the old
-    design: the referee on a thread of this, the display, process)."""
+    design: the referee on a thread of this, the display, process); the display draws
+    through ``backend`` (``software`` or ``texture``); wake-ups ``stall_ns`` late are
+    stalls."""
     with contextlib.ExitStack() as cleanup:  # every process it starts ends with it
-        return _live_run(design, k, edges, rules, seed, cleanup)
+        return _live_run(design, backend, k, edges, rules, seed, stall_ns, cleanup)
 
 
 def ordinary_work() -> None:
@@ -281,7 +424,14 @@ def ordinary_work() -> None:
 
 
 def _live_run(
-    design: str, k: int, edges: int, rules: Rules, seed: int, cleanup: contextlib.ExitStack
+    design: str,
+    backend: str,
+    k: int,
+    edges: int,
+    rules: Rules,
+    seed: int,
+    stall_ns: int,
+    cleanup: contextlib.ExitStack,
 ) -> dict[str, Any]:
     from cabinet.app import FRAME_NS, MIN_FRAME_GAP_NS
     from cabinet.display.geometry import Orientation
@@ -294,7 +444,7 @@ def _live_run(
     from cabinet.table.messages import LightsContext
     from cabinet.table.remote import RemoteTable
     from firmware_bridge.link import LightLink
-    from game.events import Event, Rejected
+    from game.events import Event, LateEdge, Rejected
 
     tmp = tempfile.mkdtemp(prefix="spit-bench-")
     sock = os.path.join(tmp, "presses.sock")
@@ -340,22 +490,16 @@ def _live_run(
         link = LightLink(port).start()
         cleanup.callback(link.stop)
         link.wait_for(lambda h: h.connected, 5)
-    pygame.display.init()
     pygame.font.init()
-    screen = pygame.display.set_mode((1920, 1080))
-    gc.collect()
-    gc.freeze()  # as the cabinet does once it has started: start-up objects never scanned
     # K renderers, each doing a real frame's drawing (the first onto the screen): the
     # drawing done K times a frame.
     renderers = [
-        Renderer(
-            screen if i == 0 else pygame.Surface(screen.get_size()),
-            Orientation.UPRIGHT,
-            font_path(),
-            lights_strip=False,
-        )
-        for i in range(k)
+        Renderer(b, Orientation.UPRIGHT, font_path(), lights_strip=False)
+        for b in open_backends(backend, k, cleanup)
     ]
+    screen = renderers[0].backend
+    gc.collect()
+    gc.freeze()  # as the cabinet does once it has started: start-up objects never scanned
     labels = TableLabels(("PLAYER 1", "PLAYER 2"), "STUCK")
     shown: Any = None
 
@@ -368,6 +512,9 @@ def _live_run(
         return match
 
     match = new_game()
+    # Where the table runs, at its priority: the table process's, or (the thread design)
+    # this process's, whose thread the referee is.
+    monitor = start_stall_monitor(stall_ns, design == "process", cleanup)
     press_proc = subprocess.Popen(
         [
             sys.executable,
@@ -421,9 +568,8 @@ def _live_run(
                 renderer.reset_animations()
         view = table_view(state, labels)
         drawing = time.monotonic_ns()
-        for renderer in renderers:
-            rects = renderer.draw(view, match.to_match(time.monotonic_ns()))
-        pygame.display.update(rects)
+        drawn = [renderer.draw(view, match.to_match(time.monotonic_ns())) for renderer in renderers]
+        screen.present(drawn[0])
         frames += 1
         shown_at = time.monotonic_ns()
         draw_ns.append(shown_at - drawing)
@@ -441,6 +587,7 @@ def _live_run(
                 next_frame = frame_start + FRAME_NS
         if table.wait((next_frame - time.monotonic_ns()) / 1e9):
             time.sleep(max(0.0, (frame_start + MIN_FRAME_GAP_NS - time.monotonic_ns()) / 1e9))
+    stalls = stop_stall_monitor(monitor)
     if design == "process":
         table.request_measurements()
         while not table.status.measurements:
@@ -453,14 +600,30 @@ def _live_run(
         delivery_ns = [e.delivered_ns - e.t_ns for x in matches for e in x.referee.stats.edge_log]
         taken = sum(len(x.referee.stats.edge_log) for x in matches)
         late = sum(x.referee.stats.late_edges for x in matches)
+    # Each late edge's press and delivery (the referee's LateEdge notices), on the clock.
+    late_spans = [
+        (x.start_abs_ns + e.t_ns, x.start_abs_ns + e.delivered_ns)
+        for x in matches
+        for e in x.events
+        if isinstance(e, LateEdge)
+    ]
+    explained = min(late, in_stalls(late_spans, stalls, rules.race_window_ns))
+    describe = screen.describe
     _, said = press_proc.communicate()
     cleanup.close()
     pygame.display.quit()
     return {
         "design": design,
+        "backend": backend,
+        "display": describe,
         "k": k,
         "edges": taken,
         "late_edges": late,
+        "late_edges_outside_stalls": late - explained,
+        "stalls": {
+            "count": len(stalls),
+            "longest_ms": round(max((woke - due for due, woke in stalls), default=0) / MS, 3),
+        },
         "race_window_ms": rules.race_window_ms,
         "games": len(matches),
         "frames": frames,
@@ -473,80 +636,6 @@ def _live_run(
     }
 
 
-def cabinet_figures(seconds: float) -> dict[str, Any]:
-    """``spit-cabinet run`` headless in attract: start to first frame, CPU and memory of
-    both processes together."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    with tempfile.TemporaryDirectory() as data:
-        started = time.monotonic()
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "cabinet",
-                "run",
-                "--input",
-                "mock",
-                "--size",
-                "1920x1080",
-                "--data-dir",
-                data,
-                "--seconds",
-                str(seconds + 5),
-                "--lights",
-                "none",
-            ],
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            cwd=ROOT,
-        )
-        assert proc.stderr is not None
-        first = None
-        for line in proc.stderr:
-            if "running: input" in line:
-                first = time.monotonic() - started
-                break
-        time.sleep(3)
-        pids = [proc.pid, *_children(proc.pid)]
-        cpu0 = sum(_cpu_ticks(p) for p in pids)
-        t0 = time.monotonic()
-        time.sleep(seconds)
-        cpu1 = sum(_cpu_ticks(p) for p in pids)
-        rss = sum(_rss_kb(p) for p in pids) / 1024
-        elapsed = time.monotonic() - t0
-        proc.wait(30)
-    hz = os.sysconf("SC_CLK_TCK")
-    return {
-        "start_to_first_attract_frame_s": round(first or -1.0, 3),
-        "attract_cpu_percent_both_processes": round(100 * (cpu1 - cpu0) / hz / elapsed, 1),
-        "rss_mb_both_processes": round(rss, 1),
-        "processes": len(pids),
-    }
-
-
-def _children(pid: int) -> list[int]:
-    out: list[int] = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                out.append(int(stat.parent.name))
-    return out
-
-
-def _cpu_ticks(pid: int) -> int:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def _rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--races", type=int, default=100_000)
@@ -554,6 +643,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--edges", type=int, default=100_000, help="edges per live run")
     parser.add_argument("--ks", default="1,4", help="drawing repeats per frame, comma-separated")
     parser.add_argument("--designs", default="process,thread")
+    parser.add_argument(
+        "--backends", default=",".join(BACKENDS), help="display backends, comma-separated"
+    )
+    parser.add_argument(
+        "--stall-ms", type=float, default=5.0, help="a wake-up this late is a stall"
+    )
     parser.add_argument("--window-ms", type=float, help="race window (default: the rules')")
     parser.add_argument(
         "--thread-window-ms",
@@ -563,6 +658,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--cabinet-seconds", type=float, default=10.0)
     parser.add_argument("--presser", help=argparse.SUPPRESS)
+    parser.add_argument("--stall-monitor", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--stall-realtime", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     os.chdir(ROOT)  # child processes import this checkout's packages (not bench/cabinet.py)
@@ -570,6 +667,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.presser:
         presser(args.presser, args.edges, args.seed, rules.race_window_ns)
         return
+    stall_ns = round(args.stall_ms * MS)
+    if args.stall_monitor:
+        stall_monitor(stall_ns, args.stall_realtime)
+        return
+    backends = [b for b in args.backends.split(",") if b]
+    for b in backends:
+        if b not in BACKENDS:
+            parser.error(f"--backends: {b!r} is none of {', '.join(BACKENDS)}")
+    if "texture" in backends:
+        check_texture_backend()
     # As the cabinet's unit does (Nice=-10): the display ahead of the busy process. The
     # table process asks for real-time priority itself; the thread design gets this too.
     with contextlib.suppress(PermissionError):
@@ -578,6 +685,7 @@ def main(argv: list[str] | None = None) -> None:
 
     leave_table_core()  # as spit-cabinet run does
     out: dict[str, Any] = {"machine": machine()}
+    out["gallium_noop"] = os.environ.get("GALLIUM_NOOP") == "1"
     out["simulated"] = simulated_races(args.races, rules, seed=1)
     out["exact_ties"] = {
         rule.value: dict(zip(("player1", "player2"), exact_ties(args.ties, rule, 7), strict=True))
@@ -586,10 +694,20 @@ def main(argv: list[str] | None = None) -> None:
     ks = [int(k) for k in args.ks.split(",") if k]
     designs = [d for d in args.designs.split(",") if d]
     windows = {"process": rules, "thread": Rules(race_window_ms=args.thread_window_ms)}
-    runs = {d: [live_run(d, k, args.edges, windows[d], args.seed) for k in ks] for d in designs}
+    from cabinet.display.gpu import GpuError
+
+    runs: dict[str, list[dict[str, Any]]] = {d: [] for d in designs}
+    try:
+        for b in backends:  # one video driver at a time: each backend's runs together
+            for d in designs:
+                for k in ks:
+                    row = live_run(d, b, k, args.edges, windows[d], args.seed, stall_ns)
+                    runs[d].append(row)
+    except GpuError as exc:
+        no_gles(exc)
     out["table"] = runs.get("process", [])
     out["thread_design"] = runs.get("thread", [])
-    out["cabinet"] = cabinet_figures(args.cabinet_seconds)
+    out["cabinet"] = [cabinet_figures(args.cabinet_seconds, backend) for backend in backends]
     print(json.dumps(out, indent=2))
 
 

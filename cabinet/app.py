@@ -155,7 +155,9 @@ class CabinetApp:
             input_backend=input_backend,
             money=money,
         )
-        self.menu_renderer = MenuRenderer(self.output.canvas(), font_path())
+        self.menu_renderer = MenuRenderer(
+            self.output.canvas() if self.output.keeps_pixels else None, font_path()
+        )
         self._fed: object = None
         self._stuck: dict[int, Button] = {}
         """The button each player has stuck, shown to them until it is freed."""
@@ -394,6 +396,8 @@ class CabinetApp:
         self.lights.show(shown.lights)
         self.last_view = shown.view
         screen_now = self.presenter.screen_clock(now)
+        if not self.output.keeps_pixels and self.menu_renderer.has_surface:
+            self.menu_renderer.release()  # the canvas goes with the menu
         rects = self._drawing(lambda: self.renderer.draw(shown.view, screen_now))
         self.frames += 1
         return rects
@@ -402,8 +406,9 @@ class CabinetApp:
         """The service menu's frame on the backend's canvas (``None``: the menu shows the
         game's screen)."""
         canvas = self.output.canvas()
-        if canvas is not self.menu_renderer.surface:
-            self.menu_renderer.resize(canvas)
+        menu = self.menu_renderer
+        if not menu.has_surface or canvas is not menu.surface:
+            menu.resize(canvas)
         drawn = self.host.draw(self.menu_renderer, now)
         return None if drawn is None else self.output.canvas_drawn(drawn)
 

@@ -24,6 +24,7 @@ import ctypes.util
 import os
 from collections.abc import MutableMapping
 from dataclasses import dataclass
+from typing import Any
 
 import pygame
 from pygame._sdl2 import sdl2, video
@@ -147,6 +148,10 @@ class Gpu:
         self._renderer = renderer
         self.size: tuple[int, int] = tuple(window.size)  # type: ignore[assignment]
         self.info = GpuInfo(pygame.display.get_driver(), chosen, _gl_renderer(), vsync)
+        # SDL's offscreen driver presents nothing and never flushes: without a glFinish
+        # the driver's queue of frames only grows (40 MB a second with llvmpipe), and a
+        # "present" would end before its frame is drawn.
+        self._finish = _gl_function("glFinish") if self.info.video_driver == "offscreen" else None
         self.counts = GpuCounts()
         self._target: video.Texture | None = None
         if offscreen:
@@ -225,6 +230,8 @@ class Gpu:
             self._renderer.present()
         except _SDL_ERRORS as exc:
             raise GpuError(f"cannot present: {exc}") from exc
+        if self._finish is not None:
+            self._finish()
         self.counts.presents += 1
 
     def read(self) -> pygame.Surface:
@@ -259,20 +266,26 @@ def open_window(
         raise GpuError(f"cannot open a window: {exc}") from exc
 
 
-def _gl_renderer() -> str:
-    """GL_RENDERER of the context current on this thread (the renderer's), or ``""``."""
-    for name in ("GLESv2", "GL"):
-        path = ctypes.util.find_library(name)
+def _gl_function(name: str) -> Any:
+    """A GL entry point (it acts on the context current on this thread: the
+    renderer's), from libGLESv2 or libGL; ``None`` if neither has it."""
+    for library in ("GLESv2", "GL"):
+        path = ctypes.util.find_library(library)
         if path is None:
             continue
         try:
-            library = ctypes.CDLL(path)
-            get_string = library.glGetString
+            return getattr(ctypes.CDLL(path), name)
         except (OSError, AttributeError):
             continue
-        get_string.restype = ctypes.c_char_p
-        get_string.argtypes = [ctypes.c_uint]
-        value: bytes | None = get_string(_GL_RENDERER)
-        if value:
-            return value.decode("utf-8", "replace")
-    return ""
+    return None
+
+
+def _gl_renderer() -> str:
+    """GL_RENDERER of the renderer's context, or ``""`` when it cannot be read."""
+    get_string = _gl_function("glGetString")
+    if get_string is None:
+        return ""
+    get_string.restype = ctypes.c_char_p
+    get_string.argtypes = [ctypes.c_uint]
+    value: bytes | None = get_string(_GL_RENDERER)
+    return value.decode("utf-8", "replace") if value else ""

@@ -25,29 +25,40 @@ STRIP: Colour = (12, 16, 14)
 
 def paint_background(g: TableGeometry, *, mats: bool) -> pygame.Surface:
     """Felt, with (``mats``) a darker mat under each player's cards and a lighter one
-    under the piles."""
+    under the piles. Each mat is blended from a surface of its own size, so painting the
+    felt never holds a second screenful of pixels."""
     surface = pygame.Surface((g.width, g.height))
+    if pygame.display.get_surface() is not None:
+        surface = surface.convert()
     table = g.table
     for y in range(table.h):
         u = y / max(1, table.h - 1)
         colour = tuple(round(a + (b - a) * u) for a, b in zip(FELT_TOP, FELT_BOTTOM, strict=True))
         pygame.draw.line(surface, colour, (table.x, table.y + y), (table.right - 1, table.y + y))
-    mat = pygame.Surface((g.width, g.height), pygame.SRCALPHA)
     pad = max(4, g.card_w // 8)
     radius = max(6, g.card_w // 6)
     if mats:
         for p in g.players:
-            area = p.panel.inflate(pad)
-            pygame.draw.rect(mat, (0, 0, 0, 45), area.as_tuple(), border_radius=radius)
+            _mat(surface, p.panel.inflate(pad), radius, (0, 0, 0, 45), None)
         piles = g.piles[0].union(g.piles[1]).inflate(pad)
-        pygame.draw.rect(mat, (255, 255, 255, 28), piles.as_tuple(), border_radius=radius)
-        pygame.draw.rect(mat, (255, 255, 255, 60), piles.as_tuple(), 2, border_radius=radius)
-        surface.blit(mat, (0, 0))
+        _mat(surface, piles, radius, (255, 255, 255, 28), (255, 255, 255, 60))
     if g.lights is not None:
         pygame.draw.rect(surface, STRIP, g.lights.as_tuple())
-    if pygame.display.get_surface() is not None:
-        surface = surface.convert()
     return surface
+
+
+def _mat(
+    surface: pygame.Surface,
+    area: Box,
+    radius: int,
+    fill: tuple[int, int, int, int],
+    ring: tuple[int, int, int, int] | None,
+) -> None:
+    mat = pygame.Surface((area.w, area.h), pygame.SRCALPHA)
+    pygame.draw.rect(mat, fill, mat.get_rect(), border_radius=radius)
+    if ring is not None:
+        pygame.draw.rect(mat, ring, mat.get_rect(), 2, border_radius=radius)
+    surface.blit(mat, (area.x, area.y))
 
 
 def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> None:

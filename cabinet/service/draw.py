@@ -59,10 +59,12 @@ def fitted_rows(count: int) -> int:
 
 
 class MenuRenderer:
-    """Paints :class:`MenuScreen` values onto ``surface``."""
+    """Paints :class:`MenuScreen` values onto ``surface`` (``None``: given later, by
+    :meth:`resize`, before the first page: the texture backend makes the menu's canvas
+    only while the menu is open)."""
 
-    def __init__(self, surface: pygame.Surface, font_path: str | Path | None) -> None:
-        self.surface = surface
+    def __init__(self, surface: pygame.Surface | None, font_path: str | Path | None) -> None:
+        self._surface = surface
         self.text = TextCache(font_path)
         self._last: MenuScreen | None = None
         self.top = 0
@@ -70,8 +72,23 @@ class MenuRenderer:
         self.shown = range(0)
         """The indices of the rows on screen after the last page drawn."""
 
+    @property
+    def surface(self) -> pygame.Surface:
+        if self._surface is None:
+            raise RuntimeError("the menu renderer has no surface yet: resize() first")
+        return self._surface
+
+    @property
+    def has_surface(self) -> bool:
+        return self._surface is not None
+
     def resize(self, surface: pygame.Surface) -> None:
-        self.surface = surface
+        self._surface = surface
+        self._last = None
+
+    def release(self) -> None:
+        """Let go of the surface (the menu closed and its canvas is no longer needed)."""
+        self._surface = None
         self._last = None
 
     def invalidate(self) -> None:

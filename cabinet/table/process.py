@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.malloc import tune_malloc
 from cabinet.table.server import TableIdentity, TableServer
 
 log = logging.getLogger("spit-cabinet.table")
@@ -151,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    tune_malloc()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s table: %(message)s")
     # Ctrl+C in a terminal reaches the whole process group: the display stops the table.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -278,6 +278,11 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         except BackendUnavailableError as again:
             print(f"spit-cabinet: {again}", file=sys.stderr)
             return 2
+    try:
+        button_pins(args.wiring)  # the table opens them; a bad map is said here, once
+    except WiringError as exc:
+        print(f"spit-cabinet: {exc}", file=sys.stderr)
+        return 2
     pygame.display.init()
     pygame.font.init()
     cleanup.callback(pygame.quit)
@@ -307,7 +312,6 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     keyboard = backend_name == "keyboard"
     backend = None
     try:
-        button_pins(args.wiring)  # the table opens them; a bad map is said here, once
         if keyboard:  # keys arrive here, stamped at the pump, and go on to the table
             from cabinet.inputs.keyboard import KeyMap
 

@@ -163,8 +163,11 @@ class Gpu:
 
     # -- pictures -------------------------------------------------------------------
 
-    def upload(self, surface: pygame.Surface, *, streaming: bool = False) -> GpuTexture:
-        """``surface``'s pixels as a texture (blended by its alpha)."""
+    def upload(
+        self, surface: pygame.Surface, *, streaming: bool = False, blend: bool = True
+    ) -> GpuTexture:
+        """``surface``'s pixels as a texture, drawn blended by its alpha, or copied opaque
+        (``blend=False``: the felt, the menu's canvas)."""
         w, h = surface.get_size()
         try:
             if streaming:
@@ -172,6 +175,7 @@ class Gpu:
                 texture.update(surface)
             else:
                 texture = video.Texture.from_surface(self._renderer, surface)
+            texture.blend_mode = 1 if blend else 0  # SDL_BLENDMODE_BLEND / NONE
         except _SDL_ERRORS as exc:
             raise GpuError(f"cannot upload a {w}x{h} picture: {exc}") from exc
         self._count_upload(w, h)
@@ -197,14 +201,11 @@ class Gpu:
         rect: tuple[int, int, int, int],
         *,
         turned: bool = False,
-        blend: bool = True,
     ) -> None:
         """Draw ``texture`` over ``rect`` (x, y, w, h; scaled to it), turned 180° (both
-        axes flipped, exact to the pixel) if ``turned``; ``blend=False`` copies it
-        opaque (the felt)."""
+        axes flipped, exact to the pixel) if ``turned``."""
         t = texture._texture
         try:
-            t.blend_mode = 1 if blend else 0  # SDL_BLENDMODE_BLEND / NONE
             if turned:
                 t.draw(dstrect=rect, flip_x=True, flip_y=True)
             else:

@@ -73,7 +73,8 @@ class Look:
     item's rectangle may scale (a card growing in flight). ``draw(rotation)`` paints it
     turned, from a cache where pixels are kept. ``lasting``: part of the layout (cards,
     the felt, shapes of a fixed size), drawn all game; otherwise it comes and goes (text,
-    panels that hug it), and a backend bounds how many it keeps.
+    panels that hug it), and a backend bounds how many it keeps. ``opaque``: every pixel
+    is (the felt): drawn with blending off.
     """
 
     key: tuple[object, ...]
@@ -81,6 +82,7 @@ class Look:
     size: tuple[int, int]
     draw: Callable[[int], pygame.Surface]
     lasting: bool = True
+    opaque: bool = False
 
 
 Paint = tuple[DrawItem, Look]

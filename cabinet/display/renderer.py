@@ -134,7 +134,7 @@ class Renderer:
                 self._felt = (mats, surface)
             return surface
 
-        return Look(("felt", g.width, g.height, mats), 0, (g.width, g.height), draw)
+        return Look(("felt", g.width, g.height, mats), 0, (g.width, g.height), draw, opaque=True)
 
     def resize(self, backend: DisplayBackend | pygame.Surface) -> None:
         """Draw through a new backend or onto a new surface (a resized window, a

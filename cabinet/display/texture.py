@@ -90,7 +90,7 @@ class TextureBackend:
     def _draw(self, background: Look, paints: Sequence[Paint]) -> Gpu:
         gpu = self.gpu
         w, h = self.size
-        gpu.draw(self._texture(background), (0, 0, w, h), blend=False)
+        gpu.draw(self._texture(background), (0, 0, w, h))
         for item, look in paints:
             r = item.rect
             if r.w <= 0 or r.h <= 0 or 0 in look.size:
@@ -103,7 +103,9 @@ class TextureBackend:
         if look.lasting:
             texture = self._lasting.get(key)
             if texture is None:
-                texture = self._lasting[key] = self.gpu.upload(look.draw(0))
+                surface = look.draw(0)
+                texture = self.gpu.upload(surface, blend=not look.opaque)
+                self._lasting[key] = texture
                 self.last_uploaded.append(key)
             return texture
         passing = self._passing
@@ -136,11 +138,11 @@ class TextureBackend:
 
         def show() -> None:
             if self._canvas_texture is None:
-                self._canvas_texture = self.gpu.upload(canvas, streaming=True)
+                self._canvas_texture = self.gpu.upload(canvas, streaming=True, blend=False)
             else:
                 self.gpu.update(self._canvas_texture, canvas)
             w, h = self.size
-            self.gpu.draw(self._canvas_texture, (0, 0, w, h), blend=False)
+            self.gpu.draw(self._canvas_texture, (0, 0, w, h))
 
         self._guard(show)
         self._last = None  # the table is drawn whole when the menu closes

@@ -7,8 +7,9 @@ Writes RUN/report.json and prints one line per check; exits 1 if any failed. The
 the presser's (play.json: the game recorded as it ended, the replay, the race); the
 screen matches a frame drawn headless from the same moment (a 32×20 grid of mean colours,
 most cells within MATCH_LEVELS), not the deal's, and is far from black; the light board
-showed STUCK and SPIT; after the reboot the cabinet drew attract by itself; the update ran
-the next version and the rollback the first.
+showed STUCK and SPIT; the screen was drawn by the texture backend (the guest's Mesa GLES 2
+on kmsdrm, as a Pi's GPU draws it); after the reboot the cabinet drew attract by itself;
+the update ran the next version and the rollback the first.
 """
 
 from __future__ import annotations
@@ -81,6 +82,10 @@ def main() -> int:
     checks["screen: the play screen, as drawn headless from the same moment"] = now >= MATCH_SHARE
     checks["screen: not the deal (the plays show)"] = dealt < now
     checks["screen: not black"] = lit(screen) > 0.5
+
+    display = (run / "display.txt").read_text(encoding="utf-8").strip()
+    report["display"] = display
+    checks["display: drawn by the texture backend"] = display.startswith("display: texture")
 
     lights = [
         json.loads(line)["lit"]

@@ -113,6 +113,9 @@ running || fail "the cabinet did not start on the gpio backend: $(agent 'journal
 if agent "journalctl -b -u spit-cabinet --no-pager | grep 'no LED board found'"; then
   fail "the cabinet did not use the light board on /dev/ttyUSB0"
 fi
+# Which backend draws, on which driver and renderer, and why (report.py checks it).
+agent "journalctl -b -u spit-cabinet --no-pager | grep -o 'display: .*' | head -n 1" >"$RUN/display.txt" || true
+say "$(cat "$RUN/display.txt")"
 
 screendump() {
   rm -f "$1"

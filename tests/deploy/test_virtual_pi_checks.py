@@ -86,6 +86,11 @@ def a_run(tmp_path: Path, **change: Any) -> Path:
             json.dumps({"t_ms": i, "lit": lit}) + "\n"
             for i, lit in enumerate(change.get("lights", [[], ["spit"], ["stuck2"], []]))
         ),
+        "display.txt": change.get(
+            "display",
+            "display: texture: opengles2 (llvmpipe (LLVM 19.1.7, 128 bits)) on KMSDRM, vsync "
+            "(the console, with a GLES renderer)",
+        ),
         "timings.txt": "boot 30\ninstall 100\nkernel_to_first_frame "
         + change.get("first_frame", "21.5")
         + "\n",
@@ -134,6 +139,8 @@ RACE = "the race went to the earlier press"
         ({"lights": [["stuck1"]]}, ["lights: SPIT shown on the board"]),
         ({"after": BLACK_GRID}, ["reboot: the screen is not black"]),
         ({"first_frame": "0"}, ["reboot: the cabinet drew its first frame by itself"]),
+        ({"display": "display: software on KMSDRM (no GPU renderer: opengles2: …)"},
+         ["display: drawn by the texture backend"]),
     ],
 )  # fmt: skip
 def test_each_check_fails_on_its_own_fault(

@@ -62,6 +62,7 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "led_port": ("/dev/ttyACM7", lambda c: "led_port" in c.app.restart_needed),
     "led_type": ("pwm", lambda c: "led_type" in c.app.restart_needed),
     "input_backend": ("gpio", lambda c: "input_backend" in c.app.restart_needed),
+    "display_backend": ("software", lambda c: "display_backend" in c.app.restart_needed),
     "keyboard_map": ({"p1.slot1": "q"}, lambda c: "keyboard_map" in c.app.restart_needed),
     "operator_pin": ("1234", lambda c: _asks_for_pin(c)),
     "records_kept": (10, lambda c: c.store.records.count() == 10),

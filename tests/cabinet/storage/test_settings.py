@@ -78,6 +78,7 @@ def test_the_table_has_every_item_of_the_game_and_cabinet_menus() -> None:
         "led_port",
         "led_type",
         "input_backend",
+        "display_backend",
         "keyboard_map",
     ]
     assert [s.name for s in in_group(SettingGroup.OPERATOR)] == [

@@ -201,11 +201,15 @@ class Gpu:
         rect: tuple[int, int, int, int],
         *,
         turned: bool = False,
+        tint: tuple[int, int, int] | None = None,
     ) -> None:
         """Draw ``texture`` over ``rect`` (x, y, w, h; scaled to it), turned 180° (both
-        axes flipped, exact to the pixel) if ``turned``."""
+        axes flipped, exact to the pixel) if ``turned``, its colours multiplied by
+        ``tint`` if given."""
         t = texture._texture
         try:
+            if tint is not None:
+                t.color = tint
             if turned:
                 t.draw(dstrect=rect, flip_x=True, flip_y=True)
             else:

@@ -9,11 +9,12 @@ dark at the start of each period and brightest halfway, as on the board.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import pygame
 
-from cabinet.display.painter import DrawItem, Painter
+from cabinet.display.painter import DrawItem, Look, Painter
 from firmware_bridge.lights import Light, LightState, Mode
 
 Colour = tuple[int, int, int]
@@ -67,16 +68,27 @@ def paint_lights(painter: Painter, state: LightState | None, now_ns: int) -> int
         colour, change_ns = light_colour(light, now_ns)
         if change_ns is not None and (wake_ns is None or change_ns < wake_ns):
             wake_ns = change_ns
-        look = painter.shape(
-            ("light", spot.w, colour), (spot.w, spot.w), partial(_light_surface, spot.w, colour)
+        painter.add(
+            DrawItem("light", spot, index=i, style=colour), _light_look(painter, spot.w, colour)
         )
-        painter.add(DrawItem("light", spot, index=i, style=colour), look)
     return wake_ns
 
 
-def _light_surface(size: int, colour: Colour) -> pygame.Surface:
+def _light_look(painter: Painter, size: int, colour: Colour) -> Look:
+    """A light ``size`` px across in ``colour``: a white lamp in its black ring, tinted,
+    so a pulsing light is one picture at every level (a GPU tints its one texture)."""
+    key = ("light", size, colour)
+    look = painter.looks.get(key)
+    if look is None:
+        lamp = painter.shape(("lamp", size), (size, size), partial(_lamp_surface, size))
+        look = painter.looks.put(key, dataclasses.replace(lamp, tint=colour))
+    return look
+
+
+def _lamp_surface(size: int) -> pygame.Surface:
+    """A white lamp in a black ring (tinted to the light's colour as it is drawn)."""
     surface = pygame.Surface((size, size), pygame.SRCALPHA)
     r = size / 2
     pygame.draw.circle(surface, (0, 0, 0), (r, r), r)
-    pygame.draw.circle(surface, colour, (r, r), r * 0.8)
+    pygame.draw.circle(surface, (255, 255, 255), (r, r), r * 0.8)
     return surface

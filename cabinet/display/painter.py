@@ -74,7 +74,9 @@ class Look:
     turned, from a cache where pixels are kept. ``lasting``: part of the layout (cards,
     the felt, shapes of a fixed size), drawn all game; otherwise it comes and goes (text,
     panels that hug it), and a backend bounds how many it keeps. ``opaque``: every pixel
-    is (the felt): drawn with blending off.
+    is (the felt): drawn with blending off. ``tint``: the picture (``draw`` gives it
+    untinted) is drawn multiplied by this colour, as a light's level: one picture for
+    every level of a pulse; the GPU tints its one texture as it draws it.
     """
 
     key: tuple[object, ...]
@@ -83,10 +85,34 @@ class Look:
     draw: Callable[[int], pygame.Surface]
     lasting: bool = True
     opaque: bool = False
+    tint: tuple[int, int, int] | None = None
 
 
 Paint = tuple[DrawItem, Look]
 """A display-list item and the picture drawn over its rectangle."""
+
+
+class LookCache:
+    """Looks by what they show (the picture's key and its turn), kept from frame to frame:
+    a frame finds the looks of the last one instead of making them again (and, for text,
+    measuring it again). Bounded: past :attr:`limit` entries it starts afresh."""
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._looks: dict[tuple[object, ...], Look] = {}
+
+    def get(self, key: tuple[object, ...]) -> Look | None:
+        return self._looks.get(key)
+
+    def put(self, key: tuple[object, ...], look: Look) -> Look:
+        looks = self._looks
+        if len(looks) >= self.limit:
+            looks.clear()
+        looks[key] = look
+        return look
+
+    def __len__(self) -> int:
+        return len(self._looks)
 
 
 class Shapes:
@@ -123,11 +149,13 @@ class Painter:
         text: TextCache,
         art: CardArt,
         shapes: Shapes,
+        looks: LookCache | None = None,
     ) -> None:
         self.geometry = geometry
         self.text = text
         self.art = art
         self.shapes = shapes
+        self.looks = looks if looks is not None else LookCache()
         self.paints: list[Paint] = []
 
     def add(self, item: DrawItem, look: Look) -> None:
@@ -140,6 +168,9 @@ class Painter:
     ) -> Look:  # fmt: skip
         """The look of a shape named ``key`` (``size`` px upright), drawn by ``draw()``,
         turned ``rotation`` on screen."""
+        found = self.looks.get((*key, rotation))
+        if found is not None:
+            return found
         shapes = self.shapes
 
         def turned(rotation: int) -> pygame.Surface:
@@ -148,29 +179,43 @@ class Painter:
                 return upright
             return shapes.get((*key, rotation), lambda: pygame.transform.rotate(upright, rotation))
 
-        return Look(key, rotation, size, turned)
+        return self.looks.put((*key, rotation), Look(key, rotation, size, turned))
 
     def card_look(self, card: Card | None, w: int, h: int, rotation: int) -> Look:
         """``card``'s face at ``w`` × ``h`` px (the empty outline for ``None``)."""
+        found = self.looks.get(("card", card, w, h, rotation))
+        if found is not None:
+            return found
         art = self.art
         if card is None:
-            return Look(("empty", w, h), rotation, (w, h), partial(art.empty, w, h))
-        return Look(("face", card, w, h), rotation, (w, h), partial(art.face, card, w, h))
+            look = Look(("empty", w, h), rotation, (w, h), partial(art.empty, w, h))
+        else:
+            look = Look(("face", card, w, h), rotation, (w, h), partial(art.face, card, w, h))
+        return self.looks.put(("card", card, w, h, rotation), look)
 
     def back_look(self, w: int, h: int, rotation: int) -> Look:
         """A card face down, ``w`` × ``h`` px."""
-        return Look(("back", w, h), rotation, (w, h), partial(self.art.back, w, h))
+        found = self.looks.get(("back", w, h, rotation))
+        if found is not None:
+            return found
+        look = Look(("back", w, h), rotation, (w, h), partial(self.art.back, w, h))
+        return self.looks.put(("back", w, h, rotation), look)
 
     def text_look(self, text: str, size: int, colour: Colour, rotation: int) -> Look:
         """``text`` at font ``size`` in ``colour``."""
+        key = ("text", text, size, colour, rotation)
+        found = self.looks.get(key)
+        if found is not None:
+            return found
         cache = self.text
-        return Look(
+        look = Look(
             ("text", text, size, colour),
             rotation,
             cache.size(text, size),
             partial(cache.render, text, size, colour),
             lasting=False,
         )
+        return self.looks.put(key, look)
 
     def add_card(
         self, kind: str, player: int | None, index: int, card: Card | None, box: Box,
@@ -265,9 +310,13 @@ class Painter:
                 pygame.draw.rect(surface, border, surface.get_rect(), width, border_radius=radius)
             return surface
 
-        look = self.shape(("panel", box.w, box.h, fill, border), (box.w, box.h), draw)
         # Panels that hug text come and go with it; the screens' own panels last.
-        look = Look(look.key, 0, look.size, look.draw, lasting=not kind.endswith("_panel"))
+        lasting = not kind.endswith("_panel")
+        look = self.looks.get(("panel", box.w, box.h, fill, border, lasting))
+        if look is None:
+            shape = self.shape(("panel", box.w, box.h, fill, border), (box.w, box.h), draw)
+            look = Look(shape.key, 0, shape.size, shape.draw, lasting=lasting)
+            self.looks.put(("panel", box.w, box.h, fill, border, lasting), look)
         style = (*fill, *(border or ()))
         self.add(DrawItem(kind, box, player, index, style=style), look)
 

@@ -38,7 +38,7 @@ from cabinet.display.fame_screens import paint_fame_board, paint_initials
 from cabinet.display.fame_views import FameBoardView, InitialsView
 from cabinet.display.geometry import Orientation, TableGeometry, table_geometry
 from cabinet.display.lights_strip import paint_lights
-from cabinet.display.painter import DrawItem, Look, Painter, Shapes
+from cabinet.display.painter import DrawItem, Look, LookCache, Painter, Shapes
 from cabinet.display.screens import paint_attract, paint_game_over, paint_join
 from cabinet.display.software import SoftwareBackend
 from cabinet.display.table_screen import paint_background, paint_table
@@ -88,6 +88,7 @@ class Renderer:
         self._timings = timings
         self._warm = warm
         self._shapes = Shapes(keep=keep)
+        self._looks = LookCache()
         self._set_up(backend)
 
     # -- set-up ---------------------------------------------------------------------------
@@ -163,7 +164,7 @@ class Renderer:
         self.backend.prepare(looks)
 
     def _painter(self) -> Painter:
-        return Painter(self.geometry, self.text, self.art, self._shapes)
+        return Painter(self.geometry, self.text, self.art, self._shapes, self._looks)
 
     # -- events ---------------------------------------------------------------------------
 

@@ -22,6 +22,8 @@ from cabinet.display.painter import DrawItem, Look, Paint
 
 #: When the dirty area passes this fraction of the screen, one full repaint is cheaper.
 FULL_REPAINT_FRACTION = 0.5
+#: Tinted pictures kept (every level of every light's pulse: 13 a colour).
+TINTED_KEPT = 512
 
 
 class SoftwareBackend:
@@ -33,6 +35,7 @@ class SoftwareBackend:
 
     def __init__(self, surface: pygame.Surface, *, why: str = "") -> None:
         self.surface = surface
+        self._tinted: dict[tuple[object, ...], pygame.Surface] = {}
         self.describe = f"software on {_video_driver()}" + (f" ({why})" if why else "")
         self.last_counts = FrameCounts()
         self._last: set[DrawItem] = set()
@@ -67,13 +70,14 @@ class SoftwareBackend:
                     target.set_clip(rect)
                     target.blit(felt, rect, rect)
                     hit = rect.collidelistall(boxes)
-                    target.fblits([(_surface(*paints[k]), boxes[k]) for k in hit])
+                    target.fblits([(self._surface(*paints[k]), boxes[k]) for k in hit])
                     blits += 1 + len(hit)
                 target.set_clip(None)
                 self.last_counts = FrameCounts(draw_calls=blits)
                 return rects
         target.blit(background.draw(0), (0, 0))
-        target.fblits([(_surface(item, look), (item.rect.x, item.rect.y)) for item, look in paints])
+        surface = self._surface
+        target.fblits([(surface(item, look), (item.rect.x, item.rect.y)) for item, look in paints])
         self.last_counts = FrameCounts(draw_calls=1 + len(paints))
         return [target.get_rect()]
 
@@ -95,14 +99,26 @@ class SoftwareBackend:
     def close(self) -> None:
         self._last = set()
 
-
-def _surface(item: DrawItem, look: Look) -> pygame.Surface:
-    """``look``'s pixels for ``item``: as kept, or smooth-scaled to the item's size."""
-    surface = look.draw(look.rotation)
-    size = (item.rect.w, item.rect.h)
-    if look.size != size and size[0] > 0 and size[1] > 0:
-        surface = pygame.transform.smoothscale(surface, size)
-    return surface
+    def _surface(self, item: DrawItem, look: Look) -> pygame.Surface:
+        """``look``'s pixels for ``item``: as kept, tinted (kept too), or smooth-scaled
+        to the item's size."""
+        tint = look.tint
+        if tint is not None:
+            key = (*look.key, look.rotation, tint)
+            surface = self._tinted.get(key)
+            if surface is None:
+                if len(self._tinted) >= TINTED_KEPT:
+                    self._tinted.clear()
+                surface = look.draw(look.rotation).copy()
+                surface.fill(tint, special_flags=pygame.BLEND_RGB_MULT)
+                self._tinted[key] = surface
+        else:
+            surface = look.draw(look.rotation)
+        rect = item.rect
+        w, h = look.size
+        if (w != rect.w or h != rect.h) and rect.w > 0 and rect.h > 0:
+            surface = pygame.transform.smoothscale(surface, (rect.w, rect.h))
+        return surface
 
 
 def _merge(rects: list[pygame.Rect], screen: pygame.Rect) -> list[pygame.Rect]:

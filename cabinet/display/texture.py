@@ -95,7 +95,10 @@ class TextureBackend:
             r = item.rect
             if r.w <= 0 or r.h <= 0 or 0 in look.size:
                 continue  # nothing to see (an empty string)
-            gpu.draw(self._texture(look), (r.x, r.y, r.w, r.h), turned=look.rotation == 180)
+            gpu.draw(
+                self._texture(look), (r.x, r.y, r.w, r.h), turned=look.rotation == 180,
+                tint=look.tint,
+            )  # fmt: skip
         return gpu
 
     def _texture(self, look: Look) -> GpuTexture:

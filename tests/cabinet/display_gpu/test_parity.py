@@ -142,9 +142,12 @@ def assert_alike(pair: Twins, view: View, t: int, what: str) -> None:
 
 
 def lights(on: bool) -> LightState:
-    """The SPIT light blinking (seen on and off) and player 1's STUCK light on."""
+    """The SPIT light blinking (seen on and off), player 1's STUCK light on and a slot's
+    light pulsing (seen part way up: a tinted level)."""
     spit = Light.on((255, 214, 0)) if on else Light.off()
-    return LightState.all_off().with_lights(spit=spit, stuck1=Light.on((255, 0, 0)))
+    return LightState.all_off().with_lights(
+        spit=spit, stuck1=Light.on((255, 0, 0)), p1_slot2=Light.pulse(1000, (40, 200, 255))
+    )
 
 
 def table_at(record: MatchRecord, at_ns: int) -> Iterator[tuple[TableView, int, list[object]]]:
@@ -233,7 +236,7 @@ def test_every_screen_matches_the_software_frame(
 ) -> None:
     pair = twins(make_texture, size, orientation)
     for what, view in still_screens(record):
-        assert_alike(pair, view, 10_000 * MS, what)
+        assert_alike(pair, view, 10_200 * MS, what)
     # The blinking light off as well as on: another texture, the same pixels.
     assert_alike(pair, JoinView(still_screens(record)[4][1].players, lights=lights(False)), 0,
                  "a light off")  # type: ignore[attr-defined]  # fmt: skip

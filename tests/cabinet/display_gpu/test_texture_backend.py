@@ -24,6 +24,7 @@ from cabinet.flow import FlowSettings, Phase
 from cabinet.i18n import font_path
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from firmware_bridge.lights import Light, LightState
 from game.bots import level
 from game.cpu_match import play_cpu_game
 from game.edges import Button
@@ -32,7 +33,11 @@ from tests.cabinet.display_gpu.conftest import MS, MakeTexture
 from tests.cabinet.display_gpu.test_parity import LABELS, beaten
 
 FRAME_NS = 16_666_667
-LASTING = ("face", "back", "empty", "felt")
+LASTING = ("face", "back", "empty", "felt", "lamp")
+#: The lights strip as a game shows it, one light pulsing (a new level every 42 ms).
+PULSING = LightState.all_off().with_lights(
+    p1_slot1=Light.pulse(1000, (40, 200, 255)), spit=Light.on((255, 214, 0))
+)
 
 
 @pytest.mark.parametrize("orientation", list(Orientation), ids=lambda o: o.value)
@@ -40,8 +45,9 @@ def test_steady_play_uploads_almost_nothing(
     make_texture: MakeTexture, orientation: Orientation
 ) -> None:
     """A whole CPU-against-CPU game (Expert both: dense play) at 60 frames a second: after
-    the first second, the median frame uploads nothing and no frame uploads a card or
-    the felt; the text cache stays within its bound all game."""
+    the first second, the median frame uploads nothing and no frame uploads a card, the
+    felt or a light (a pulsing light is one texture, tinted); the text cache stays within
+    its bound all game."""
     backend = make_texture((1920, 1080))
     renderer = Renderer(backend, orientation, font_path(), lights_strip=True, beaten_text=beaten)
     record = play_cpu_game(5, (level(5), level(5))).record
@@ -52,7 +58,8 @@ def test_steady_play_uploads_almost_nothing(
     drawn = 0
     while not player.finished:
         renderer.feed(player.advance(t))
-        drawn += bool(renderer.draw(table_view(TableState.of(player.referee), LABELS), t))
+        view = table_view(TableState.of(player.referee), LABELS, lights=PULSING)
+        drawn += bool(renderer.draw(view, t))
         if t >= 1_000 * MS:
             uploads.append(backend.last_counts.uploaded_bytes)
             lasting += [k for k in backend.last_uploaded if k[0] in LASTING]

@@ -271,7 +271,7 @@ def main() -> None:
         check=True,
     )
     out.update(json.loads(done.stdout.strip().splitlines()[-1]))
-    both = cabinet_figures(max(10.0, args.seconds), args.backend)
+    both = cabinet_figures(max(10.0, args.seconds), args.backend, os.environ["SDL_VIDEODRIVER"])
     out["rss_mb_one_process"] = out.pop("rss_mb")
     out["rss_mb"] = both["rss_mb_both_processes"]
     out["both_processes"] = both

@@ -48,7 +48,6 @@ from cabinet.inputs.select import (
     choose_backend,
     open_backend,
 )
-from cabinet.malloc import tune_malloc
 from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.setting_table import (
     DISPLAY_BACKEND,
@@ -242,7 +241,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
-    tune_malloc()
     """The cabinet, with everything it opens registered on ``cleanup`` as it is opened,
     so every way out (an error, Ctrl+C, the service stopping it) closes it again."""
     import pygame

@@ -239,6 +239,14 @@ class Gpu:
             self._finish()
         self.counts.presents += 1
 
+    def finish(self) -> None:
+        """Wait until the GPU has done every GL call made so far (benchmarks: an upload's
+        whole cost; a texture update is a GL call at once, not batched)."""
+        finish = _gl_function("glFinish")
+        if finish is None:
+            raise GpuError("no glFinish in libGLESv2 or libGL")
+        finish()
+
     def read(self) -> pygame.Surface:
         """The pixels drawn so far (slow: for tests and the screen check)."""
         try:

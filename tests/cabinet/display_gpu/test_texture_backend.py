@@ -158,6 +158,12 @@ def test_auto_without_gles_runs_in_software_and_says_why(tmp_path: Path) -> None
     )  # fmt: skip
     assert "the texture backend cannot start" in log
     assert "display: software on offscreen (no GPU renderer:" in log
+    log = cabinet_log(  # auto (the default), the same machine: software, and why
+        tmp_path,
+        {"SDL_VIDEODRIVER": "offscreen", "__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent.json"},
+    )
+    assert "the texture backend cannot start" not in log  # nothing was asked that failed
+    assert "display: software on offscreen (no GPU renderer:" in log
     log = cabinet_log(tmp_path, {"SDL_VIDEODRIVER": "dummy"})
     assert "display: software on dummy (SDL's dummy driver has no GL)" in log
 

@@ -24,13 +24,14 @@ from cabinet.flow import FlowSettings, Phase
 from cabinet.i18n import font_path
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from cabinet.storage.store import CabinetStore
 from firmware_bridge.lights import Light, LightState
 from game.bots import level
 from game.cpu_match import play_cpu_game
 from game.edges import Button
 from game.table_state import TableState
 from tests.cabinet.display_gpu.conftest import MS, MakeTexture
-from tests.cabinet.display_gpu.test_parity import LABELS, beaten
+from tests.cabinet.display_gpu.test_parity import LABELS, beaten, difference
 
 FRAME_NS = 16_666_667
 LASTING = ("face", "back", "empty", "felt", "lamp")
@@ -173,3 +174,37 @@ def test_texture_asked_for_draws_with_textures_and_says_so(tmp_path: Path) -> No
     assert "display: texture: opengles2 (llvmpipe" in log
     log = cabinet_log(tmp_path, {"SDL_VIDEODRIVER": "offscreen"})
     assert "display: software on offscreen (only a software rasterizer: llvmpipe" in log
+
+
+def test_the_service_menu_through_the_texture_backend(
+    make_texture: MakeTexture, store: CabinetStore
+) -> None:
+    """A whole cabinet on the texture backend: TEST opens the menu, whose pages (and the
+    monitor test's pattern) reach the screen as the menu painted them; leaving it draws
+    the table again and lets the menu's canvas go."""
+    from tests.cabinet.service.conftest import Cabinet
+    from tests.cabinet.service.test_hardware_tests import open_test
+
+    backend = make_texture((960, 540))
+    cab = Cabinet(backend, store, backend="mock")  # type: ignore[arg-type]
+    cab.frames(0.2)
+    assert cab.app.output is backend
+    open_test(cab, "Monitor test")
+    assert cab.shown.pattern == "bars"
+    canvas = cab.app.menu_renderer.surface
+    found = difference(canvas, backend.read(), [])
+    assert found.worst == 0
+    assert pygame.image.tobytes(canvas, "RGB") != bytes(960 * 540 * 3)  # bars, not black
+    bars = pygame.image.tobytes(canvas, "RGB")
+    for _ in range(6):  # back out of the test, out of Tests, out of the menu
+        cab.p1(Button.PILE2)
+        if not cab.app.in_service:
+            break
+    cab.frames(0.3)
+    assert not cab.app.in_service
+    assert not cab.app.menu_renderer.has_surface  # the canvas went with the menu
+    shown = backend.read()
+    assert pygame.image.tobytes(shown, "RGB") != bars  # the table is drawn again
+    r, g, b, _ = shown.get_at((2, 2))
+    assert g > r + 40 and g > b  # green felt (under a mat), where the bars were white
+    cab.close()

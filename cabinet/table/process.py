@@ -93,30 +93,13 @@ def kernel_preemption() -> str | None:
     )
 
 
-CORES_VAR = "SPIT_CABINET_CORES"
-"""The cores the cabinet started with, as :func:`leave_table_core` found them
-(``"0,1,2,3"``): a table process started after the display has left the table's core
-inherits the display's narrower affinity, and takes its core from these instead."""
-
-
-def cabinet_cores() -> list[int]:
-    """The cores the cabinet may run on: :data:`CORES_VAR` if the display set it, else
-    this process's own affinity."""
-    named = os.environ.get(CORES_VAR, "")
-    with contextlib.suppress(ValueError):
-        cores = sorted({int(c) for c in named.split(",") if c.strip()})
-        if cores:
-            return cores
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return []
-
-
 def table_core() -> int | None:
     """The core the table keeps for itself: the last one, when there are at least two
     (the display process keeps off it, :func:`leave_table_core`); ``None`` otherwise."""
-    cores = cabinet_cores()
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return None
     return cores[-1] if len(cores) >= 2 else None
 
 
@@ -138,13 +121,10 @@ def take_core() -> int | None:
 def leave_table_core() -> None:
     """For the display process: keep off the table's core (a Pi 4 or 5 has four cores:
     the display keeps three)."""
-    cores = cabinet_cores()
     core = table_core()
     if core is not None:
-        # The table, started after this, takes its core from the whole set.
-        os.environ[CORES_VAR] = ",".join(str(c) for c in cores)
         with contextlib.suppress(OSError):
-            os.sched_setaffinity(0, set(cores) - {core})
+            os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - {core})
 
 
 def build_parser() -> argparse.ArgumentParser:

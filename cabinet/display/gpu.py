@@ -121,7 +121,8 @@ class Gpu:
     ) -> None:
         self.window = window
         prepare_environment(pygame.display.get_driver().lower())
-        available = [d.name for d in video.get_drivers()]
+        offered = list(video.get_drivers())
+        available = [d.name for d in offered]
         errors: list[str] = []
         renderer: video.Renderer | None = None
         chosen = ""
@@ -129,9 +130,7 @@ class Gpu:
             if name not in available:
                 continue
             index = available.index(name)
-            info = video.get_drivers()
-            flags = list(info)[index].flags
-            if not flags & _ACCELERATED:
+            if not offered[index].flags & _ACCELERATED:
                 continue
             try:
                 renderer = video.Renderer(

@@ -38,7 +38,7 @@ from cabinet.display.fame_screens import paint_fame_board, paint_initials
 from cabinet.display.fame_views import FameBoardView, InitialsView
 from cabinet.display.geometry import Orientation, TableGeometry, table_geometry
 from cabinet.display.lights_strip import paint_lights
-from cabinet.display.painter import DrawItem, Look, LookCache, Painter, Shapes
+from cabinet.display.painter import DrawItem, Look, LookCache, Paint, Painter, Shapes
 from cabinet.display.screens import paint_attract, paint_game_over, paint_join
 from cabinet.display.software import SoftwareBackend
 from cabinet.display.table_screen import paint_background, paint_table
@@ -115,7 +115,7 @@ class Renderer:
         self._banners_hide_races = any(
             b.intersects(r.box) for b in banners for pile in self.geometry.races for r in pile
         )
-        self._last: list[DrawItem] = []
+        self._paints: list[Paint] = []
         self._full = True
         self.wake_ns: int | None = None
         """When the screen next changes by itself (animation, blinking), on the caller's
@@ -179,7 +179,7 @@ class Renderer:
     @property
     def display_list(self) -> tuple[DrawItem, ...]:
         """What the last frame showed, in painting order."""
-        return tuple(self._last)
+        return tuple(item for item, _ in self._paints)
 
     # -- frames ---------------------------------------------------------------------------
 
@@ -210,7 +210,7 @@ class Renderer:
         self._wake(paint_lights(painter, view.lights, now_ns))
         felt = self._felts[isinstance(view, TableView | AttractView)]
         paints = painter.paints
-        self._last = [item for item, _ in paints]
+        self._paints = paints
         full, self._full = self._full, False
         return self.backend.frame(felt, paints, full=full)
 

@@ -123,8 +123,11 @@ class TextureBackend:
         return texture
 
     def prepare(self, looks: Iterable[Look]) -> None:
-        for look in looks:
-            self._guard(lambda look=look: self._texture(look))  # type: ignore[misc]
+        try:
+            for look in looks:
+                self._texture(look)
+        except GpuError as exc:
+            raise BackendFailed(str(exc)) from exc
         self.gpu.take_counts()
 
     # -- the service menu -------------------------------------------------------------

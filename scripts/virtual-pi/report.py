@@ -2,6 +2,7 @@
 
     python report.py RUN --versions VERSION NEXT_VERSION UPDATED ROLLED_BACK
     python report.py --screen-matches SCREEN_GRID RENDER_GRID      (exit 0 if it does)
+    python report.py --lit SCREEN_GRID                              (exit 0 if not black)
 
 Writes RUN/report.json and prints one line per check; exits 1 if any failed. The checks:
 the presser's (play.json: the game recorded as it ended, the replay, the race); the
@@ -52,6 +53,9 @@ def screen_matches(screen_grid: Path, render_grid: Path) -> bool:
 def main() -> int:
     if sys.argv[1:2] == ["--screen-matches"]:  # run.sh, while the screen catches up
         return 0 if screen_matches(Path(sys.argv[2]), Path(sys.argv[3])) else 1
+    if sys.argv[1:2] == ["--lit"]:  # run.sh, while the screen after the reboot comes up
+        cells = json.loads(Path(sys.argv[2]).read_text(encoding="utf-8"))["grid"]
+        return 0 if lit(cells) > 0.5 else 1
     parser = argparse.ArgumentParser()
     parser.add_argument("run", type=Path)
     parser.add_argument("--versions", nargs=4, required=True)

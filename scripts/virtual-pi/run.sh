@@ -163,9 +163,14 @@ running || fail "the cabinet did not come back after the reboot"
 took reboot $((SECONDS - start))
 ready_us=$(agent "systemctl show -p ActiveEnterTimestampMonotonic --value spit-cabinet")
 took kernel_to_first_frame "$(awk -v us="$ready_us" 'BEGIN { printf "%.1f", us / 1e6 }')"
-sleep 3
-screendump "$RUN/after-reboot.ppm"
-"$PYTHON" "$HERE/play.py" grid "$RUN/after-reboot.ppm" >"$RUN/after-reboot-grid.json"
+# An emulated frame takes seconds while the guest is still booting: look again until the
+# screen shows something, for up to a minute (report.py judges the last look).
+for _ in $(seq 30); do
+  sleep 2
+  screendump "$RUN/after-reboot.ppm"
+  "$PYTHON" "$HERE/play.py" grid "$RUN/after-reboot.ppm" >"$RUN/after-reboot-grid.json"
+  "$PYTHON" "$HERE/report.py" --lit "$RUN/after-reboot-grid.json" && break
+done
 
 say "update to $next_version from the stick, then roll back"
 # The version that runs: the one 'current' points to, once it has drawn its first frame

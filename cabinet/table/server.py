@@ -233,8 +233,8 @@ class TableServer:
             if batch:
                 self._sample_decisions(batch, game.match, now)
         self._show_lights(now, decided=bool(batch), table=state)
-        if self.autoplay is not None:
-            self.autoplay.act(now, self._context.phase, game.match if game else None)
+        if self.autoplay is not None:  # its presses stamped as they land: a fresh reading
+            self.autoplay.act(self.clock(), self._context.phase, game.match if game else None)
         self._report_health(now)
         if self._current is None and now >= self._collect_due_ns:
             self._collect(now)

@@ -319,7 +319,10 @@ class CabinetApp:
         self.table.start()
 
     def stop(self) -> None:
+        """Stop the table and let go of the screen (its textures before SDL quits: one
+        destroyed after its renderer crashes the process)."""
         self.table.stop()
+        self.output.close()
 
     def wait(self, until_ns: int, earliest_ns: int) -> None:
         """Sleep until the next frame is due (``until_ns`` on the clock), or sooner when the

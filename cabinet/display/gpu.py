@@ -258,6 +258,11 @@ class Gpu:
         counts, self.counts = self.counts, GpuCounts()
         return counts
 
+    @property
+    def is_open(self) -> bool:
+        """Whether the renderer is still held (:meth:`close` lets it go)."""
+        return "_renderer" in vars(self)
+
     def close(self) -> None:
         """Let go of the renderer and its textures (the window stays)."""
         self._target = None

@@ -91,7 +91,7 @@ def open_screen(choice: BackendChoice, request: ScreenRequest) -> DisplayBackend
     else:
         why = "a GPU renderer"
     pygame.display.set_caption("Spit")
-    return _chosen(TextureBackend(gpu, why=why))
+    return _chosen(TextureBackend(gpu, why=why, owns_window=True))
 
 
 def _framebuffer_in_memory(video_driver: str) -> None:

@@ -130,6 +130,7 @@ class Renderer:
             kept = self._felt
             if kept is not None and kept[0] == mats:
                 return kept[1]
+            self._felt = None  # let the other felt go before painting this one
             surface = paint_background(g, mats=mats)
             if self.backend.keeps_pixels:
                 self._felt = (mats, surface)

@@ -27,9 +27,10 @@ def paint_background(g: TableGeometry, *, mats: bool) -> pygame.Surface:
     """Felt, with (``mats``) a darker mat under each player's cards and a lighter one
     under the piles. Each mat is blended from a surface of its own size, so painting the
     felt never holds a second screenful of pixels."""
-    surface = pygame.Surface((g.width, g.height))
-    if pygame.display.get_surface() is not None:
-        surface = surface.convert()
+    screen = pygame.display.get_surface()
+    # In the screen's own format from the start: a convert() would hold two screenfuls.
+    size = (g.width, g.height)
+    surface = pygame.Surface(size, 0, screen) if screen else pygame.Surface(size)
     table = g.table
     for y in range(table.h):
         u = y / max(1, table.h - 1)

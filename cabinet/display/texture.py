@@ -41,13 +41,15 @@ T = TypeVar("T")
 
 
 class TextureBackend:
-    """Draws display lists with ``gpu``."""
+    """Draws display lists with ``gpu``; with ``owns_window``, :meth:`close` destroys
+    the gpu's window too (the backend opened it)."""
 
     kind = BackendKind.TEXTURE
     keeps_pixels = False
 
-    def __init__(self, gpu: Gpu, *, why: str = "") -> None:
+    def __init__(self, gpu: Gpu, *, why: str = "", owns_window: bool = False) -> None:
         self.gpu = gpu
+        self._owns_window = owns_window
         self.describe = f"texture: {gpu.info.describe()}" + (f" ({why})" if why else "")
         self.last_counts = FrameCounts()
         self._lasting: dict[tuple[object, ...], GpuTexture] = {}
@@ -171,10 +173,16 @@ class TextureBackend:
         return self._guard(self.gpu.read)
 
     def close(self) -> None:
+        """Let go of every texture, then the renderer, then (``owns_window``) the window:
+        in that order, as SDL needs (closing twice is no error)."""
         self._lasting.clear()
         self._passing.clear()
+        self._last = None
         self._drop_canvas()
         self.gpu.close()
+        if self._owns_window:
+            self._owns_window = False
+            self.gpu.window.destroy()
 
     @staticmethod
     def _guard(work: Callable[[], T]) -> T:

@@ -140,6 +140,13 @@ def test_lights_test_against_the_simulator(installed: Path, tmp_path: Path) -> N
 
 
 def test_a_minute_of_attract_then_a_full_game_headless(installed: Path, tmp_path: Path) -> None:
+    # The widest race window (R10): a shared machine's pauses of a few milliseconds are
+    # no property of the cabinet, and would make a 2 ms window's edges late. A late edge
+    # with 100 ms means the simulated presses are stamped wrong.
+    widest = tmp_path / "window.toml"
+    widest.write_text("[game]\nrace_window_ms = 100\n")
+    imported = cabinet(installed, "settings", "import", "--data-dir", str(tmp_path), str(widest))
+    assert imported.returncode == 0, imported.stderr
     done = cabinet(
         installed,
         "run",

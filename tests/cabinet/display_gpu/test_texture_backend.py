@@ -208,3 +208,24 @@ def test_the_service_menu_through_the_texture_backend(
     r, g, b, _ = shown.get_at((2, 2))
     assert g > r + 40 and g > b  # green felt (under a mat), where the bars were white
     cab.close()
+
+
+def test_stopping_the_cabinet_lets_go_of_every_texture_before_sdl_quits(
+    make_texture: MakeTexture, store: CabinetStore
+) -> None:
+    """``spit-cabinet run`` quits SDL after the app stops: a texture still alive then is
+    destroyed by the last garbage collection after its renderer (a crash at exit, seen
+    once in CI). Stopping the app closes its screen: no texture is left, and closing again
+    is no error."""
+    from tests.cabinet.service.conftest import Cabinet
+
+    backend = make_texture((640, 360))
+    cab = Cabinet(backend, store, backend="mock")  # type: ignore[arg-type]
+    cab.frames(0.2)
+    assert backend.textures > 0  # the felt and the cards, at least
+    assert backend.gpu.is_open
+    cab.app.stop()
+    assert backend.textures == 0
+    assert not backend.gpu.is_open
+    cab.app.stop()  # twice: no error
+    cab.close()

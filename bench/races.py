@@ -279,18 +279,10 @@ stand-in kernel's, not the table's."""
 # -- the stall monitor --------------------------------------------------------------------
 
 STALL_TICK_NS = 1 * MS
-TABLE_CORE: int | None = None
-"""The core the display left the table (set by :func:`main`, as ``spit-cabinet run``
-finds it), for the processes started here that take it."""
 """The stall monitor sleeps this long at a time."""
 
 
-def table_core_args() -> list[str]:
-    """``--core N`` for a process started here that takes the table's core."""
-    return [] if TABLE_CORE is None else ["--core", str(TABLE_CORE)]
-
-
-def stall_monitor(threshold_ns: int, realtime: bool, core: int | None) -> None:
+def stall_monitor(threshold_ns: int, realtime: bool) -> None:
     """The stall monitor process: sleeps :data:`STALL_TICK_NS` at a time until its stdin
     closes, then prints every wake-up more than ``threshold_ns`` late as a stall
     ``[due, woke]`` (CLOCK_MONOTONIC ns), a JSON list. With ``realtime``, it asks for
@@ -300,7 +292,7 @@ def stall_monitor(threshold_ns: int, realtime: bool, core: int | None) -> None:
         from cabinet.table.process import become_realtime, take_core
 
         become_realtime()
-        take_core(core)
+        take_core()
     gc.disable()
     stalls: list[tuple[int, int]] = []
     print("ready", flush=True)
@@ -322,7 +314,7 @@ def start_stall_monitor(
     """Start :func:`stall_monitor` in a process and wait until it watches."""
     command = [sys.executable, __file__, "--stall-monitor", "--stall-ms", str(threshold_ns / MS)]
     monitor = subprocess.Popen(
-        [*command, *(["--stall-realtime", *table_core_args()] if realtime else [])],
+        [*command, *(["--stall-realtime"] if realtime else [])],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         cwd=ROOT,
@@ -423,9 +415,12 @@ def live_run(
 def ordinary_work() -> None:
     """For the busy child: ordinary work (the display's nice undone), on the core the
     display leaves to the table ("the other core")."""
+    from cabinet.table.process import table_core
+
     os.nice(-os.nice(0))
-    if TABLE_CORE is not None:
-        os.sched_setaffinity(0, {TABLE_CORE})
+    core = table_core()
+    if core is not None:
+        os.sched_setaffinity(0, {core})
 
 
 def _live_run(
@@ -464,10 +459,7 @@ def _live_run(
     table: Any
     if design == "process":
         table = RemoteTable(
-            [
-                *("--input", "mock", "--press-socket", sock, "--measure", "--lights", port),
-                *table_core_args(),
-            ]
+            ["--input", "mock", "--press-socket", sock, "--measure", "--lights", port]
         ).start()
         cleanup.callback(table.stop)
         while not table.ready:
@@ -668,7 +660,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--presser", help=argparse.SUPPRESS)
     parser.add_argument("--stall-monitor", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--stall-realtime", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--core", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     os.chdir(ROOT)  # child processes import this checkout's packages (not bench/cabinet.py)
@@ -678,7 +669,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     stall_ns = round(args.stall_ms * MS)
     if args.stall_monitor:
-        stall_monitor(stall_ns, args.stall_realtime, args.core)
+        stall_monitor(stall_ns, args.stall_realtime)
         return
     backends = [b for b in args.backends.split(",") if b]
     for b in backends:
@@ -692,8 +683,7 @@ def main(argv: list[str] | None = None) -> None:
         os.nice(DISPLAY_NICE)
     from cabinet.table.process import leave_table_core
 
-    global TABLE_CORE
-    TABLE_CORE = leave_table_core()  # as spit-cabinet run does
+    leave_table_core()  # as spit-cabinet run does
     out: dict[str, Any] = {"machine": machine()}
     out["gallium_noop"] = os.environ.get("GALLIUM_NOOP") == "1"
     out["simulated"] = simulated_races(args.races, rules, seed=1)

@@ -209,13 +209,10 @@ def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
 
 
 def table_args(
-    args: argparse.Namespace, backend_name: str, port: str | None, data: Path, core: int | None
+    args: argparse.Namespace, backend_name: str, port: str | None, data: Path
 ) -> list[str]:
-    """The table process's command line for this run (``core``: the one the display left
-    it, if any)."""
+    """The table process's command line for this run."""
     out = ["--input", "none" if backend_name == "keyboard" else backend_name]
-    if core is not None:
-        out += ["--core", str(core)]
     out += ["--data-dir", str(data), "--seed", str(args.seed or 0)]
     if args.wiring is not None:
         out += ["--wiring", str(args.wiring)]
@@ -329,7 +326,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     )
     cleanup.callback(sounds.close)
     port = board_port(args.lights or stored.get(LED_PORT))
-    table = RemoteTable(table_args(args, backend_name, port, data, leave_table_core()))
+    table = RemoteTable(table_args(args, backend_name, port, data))
+    leave_table_core()
 
     def pump_input() -> None:
         if backend is not None:

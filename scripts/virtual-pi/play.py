@@ -323,6 +323,48 @@ def render(out: Path, size: tuple[int, int]) -> int:
     return 0
 
 
+def parted(mine: list[Any], cabinets: list[Any], state: dict[str, Any], record: Any) -> Any:
+    """Where the presser's copy and the cabinet's game part: the first play or refusal
+    that differs (each side's, with its time), and the presser's and the kernel's times of
+    the presses around it (match ns)."""
+    from game.events import Played, Rejected, Spat
+
+    def moves(events: list[Any]) -> list[Any]:
+        return [e for e in events if isinstance(e, Played | Rejected | Spat)]
+
+    def said(e: Any) -> Any:
+        if e is None:
+            return None
+        fields = {k: getattr(e, k) for k in ("player", "slot", "pile") if hasattr(e, k)}
+        reason = getattr(e, "reason", None)
+        return {"kind": type(e).__name__, "t_ns": e.t_ns, **fields, "reason": str(reason)}
+
+    a, b = moves(mine), moves(cabinets)
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if said(x) != said(y)), None)
+    if at is None:
+        at = min(len(a), len(b))
+    first = a[at] if at < len(a) else b[at] if at < len(b) else None
+    near = first.t_ns if first is not None else 0
+    start = state["start_ns"]
+    presses = [
+        [player, name, pressed, t - start]
+        for player, name, pressed, t in state["edges"]
+        if abs(t - start - near) < 1_000_000_000
+    ]
+    kernel = [
+        [e.player, e.button.value, e.is_press, e.t_ns]
+        for e in record.edges
+        if abs(e.t_ns - near) < 1_000_000_000
+    ]
+    return {
+        "index": at,
+        "presser": said(a[at] if at < len(a) else None),
+        "cabinet": said(b[at] if at < len(b) else None),
+        "presses_near": presses,
+        "kernel_near": kernel,
+    }
+
+
 def finish(out: Path) -> int:
     from game.events import LateEdge, Played, Rejected
     from game.record import MatchRecord, replay
@@ -374,6 +416,8 @@ def finish(out: Path) -> int:
     # The race, by the kernel's timestamps in the record (match time: ns since the start).
     record = MatchRecord.loads(text)
     events = replay(record).events
+    if not checks["recorded as the presser's game ended"]:
+        report["parted"] = parted(presser.match.events, events, state, record)
     race = state["race"]
     checks["a race was run"] = race is not None
     if race is not None:

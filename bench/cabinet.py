@@ -48,15 +48,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
 from bench.processes import cabinet_figures
-from cabinet.app import FRAME_NS, CabinetApp, run_frames
-from cabinet.app_settings import AppSettings
-from cabinet.display.backend import DisplayBackend
-from cabinet.display.gpu import Gpu, GpuError, open_window
-from cabinet.display.software import SoftwareBackend
-from cabinet.display.texture import TextureBackend
-from cabinet.flow import FlowSettings, Phase
+from cabinet.display.app import FRAME_NS, CabinetApp, run_frames
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.flow import FlowSettings
+from cabinet.drawing.backend import DisplayBackend
+from cabinet.drawing.gpu import Gpu, GpuError, open_window
+from cabinet.drawing.software import SoftwareBackend
+from cabinet.drawing.texture import TextureBackend
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from cabinet.shared.phase import Phase
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button

@@ -28,10 +28,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from cabinet.display.geometry import Orientation
-from cabinet.display.renderer import Renderer
-from cabinet.display.replayer import MatchPlayer
-from cabinet.display.views import AttractView, TableLabels, View, table_view
+from cabinet.drawing.geometry import Orientation
+from cabinet.drawing.renderer import Renderer
+from cabinet.drawing.replayer import MatchPlayer
+from cabinet.drawing.views import AttractView, TableLabels, View, table_view
 from firmware_bridge.lights import GREEN, Light, LightState
 from game.bots import level
 from game.cpu_match import play_cpu_game

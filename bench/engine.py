@@ -22,9 +22,9 @@ from machine_info import machine
 from game.bots import choose_play, level
 from game.cpu_match import play_cpu_game
 from game.engine import Game, fitting_ranks
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS, US
 
-US = 1_000
 REPEATS = 3
 
 

@@ -37,8 +37,8 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine_info import machine
-from cabinet.app import CabinetApp, run_frames
-from cabinet.app_settings import AppSettings
+from cabinet.display.app import CabinetApp, run_frames
+from cabinet.display.app_settings import AppSettings
 from cabinet.inputs.controls import COIN1
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.mock import MockInput
@@ -46,9 +46,9 @@ from cabinet.money.coins import Coin
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.storage.setting_table import FREE_PLAY, MAX_CREDITS
 from cabinet.storage.store import CabinetStore
+from game.units import MS
 
 SIZE = (1920, 1080)
-MS = 1_000_000
 
 
 def summary(values: list[float]) -> dict[str, float]:

@@ -79,9 +79,9 @@ from game.edges import Button
 from game.engine import Game
 from game.events import Played, Selected, Tie
 from game.referee import Referee
-from game.rules import MS, Rules, TieRule
+from game.rules import Rules, TieRule
+from game.units import MS, US
 
-US = 1_000
 START_NS = 10**12
 
 
@@ -361,13 +361,13 @@ def open_backends(backend: str, k: int, cleanup: contextlib.ExitStack) -> list[A
     """``k`` display backends of kind ``backend``, the first drawing onto the screen: for
     the texture backend they share one GPU renderer (its drawings done ``k`` times, one
     present), for the software backend the others draw onto surfaces of their own.
-    Raises :class:`~cabinet.display.gpu.GpuError` where there is no GLES."""
-    from cabinet.display.software import SoftwareBackend
+    Raises :class:`~cabinet.drawing.gpu.GpuError` where there is no GLES."""
+    from cabinet.drawing.software import SoftwareBackend
 
     use_video_driver(backend)
     if backend == "texture":
-        from cabinet.display.gpu import Gpu, open_window
-        from cabinet.display.texture import TextureBackend
+        from cabinet.drawing.gpu import Gpu, open_window
+        from cabinet.drawing.texture import TextureBackend
 
         window = open_window(SCREEN, fullscreen=False, hidden=True)
         cleanup.callback(window.destroy)
@@ -390,7 +390,7 @@ def no_gles(exc: Exception) -> None:
 
 def check_texture_backend() -> None:
     """Open the texture backend once before any run, to fail at once without GLES."""
-    from cabinet.display.gpu import GpuError
+    from cabinet.drawing.gpu import GpuError
 
     try:
         with contextlib.ExitStack() as cleanup:
@@ -433,13 +433,13 @@ def _live_run(
     stall_ns: int,
     cleanup: contextlib.ExitStack,
 ) -> dict[str, Any]:
-    from cabinet.app import FRAME_NS, MIN_FRAME_GAP_NS
-    from cabinet.display.geometry import Orientation
-    from cabinet.display.renderer import Renderer
-    from cabinet.display.views import TableLabels, table_view
-    from cabinet.flow import Phase
+    from cabinet.display.app import FRAME_NS, MIN_FRAME_GAP_NS
+    from cabinet.drawing.geometry import Orientation
+    from cabinet.drawing.renderer import Renderer
+    from cabinet.drawing.views import TableLabels, table_view
     from cabinet.i18n import font_path
-    from cabinet.light_show import lights_for
+    from cabinet.shared.light_show import lights_for
+    from cabinet.shared.phase import Phase
     from cabinet.table.local import LocalTable
     from cabinet.table.messages import LightsContext
     from cabinet.table.remote import RemoteTable
@@ -579,7 +579,7 @@ def _live_run(
             quiet_since = quiet_since or shown_at
             if shown_at - quiet_since > 200 * MS:
                 break
-        # As the cabinet's frame loop (cabinet.app.run_frames): the next 60 Hz frame, or
+        # As the cabinet's frame loop (cabinet.display.app.run_frames): the next 60 Hz frame, or
         # at once when something is decided, but frames at most every 4 ms.
         if frame_start >= next_frame:
             next_frame += FRAME_NS
@@ -694,7 +694,7 @@ def main(argv: list[str] | None = None) -> None:
     ks = [int(k) for k in args.ks.split(",") if k]
     designs = [d for d in args.designs.split(",") if d]
     windows = {"process": rules, "thread": Rules(race_window_ms=args.thread_window_ms)}
-    from cabinet.display.gpu import GpuError
+    from cabinet.drawing.gpu import GpuError
 
     runs: dict[str, list[dict[str, Any]]] = {d: [] for d in designs}
     try:

@@ -26,7 +26,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from bench.engine import machine
-from cabinet.display.gpu import Gpu, GpuError, open_window
+from cabinet.drawing.gpu import Gpu, GpuError, open_window
 
 SIZES = {"frame_1920x1080": (1920, 1080), "text_300x60": (300, 60)}
 

@@ -1,5 +1,5 @@
 import sys
 
-from cabinet.cli import main
+from cabinet.commands.cli import main
 
 sys.exit(main())

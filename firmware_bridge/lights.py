@@ -18,19 +18,33 @@ from dataclasses import dataclass, field
 
 from firmware_bridge import codec
 
+
 #: The lights in protocol order (a SNAPSHOT's record ``i`` is ``LIGHT_NAMES[i]``): each
 #: player's STUCK light, the SPIT light, then the six button lights of player 1 and of
 #: player 2 (layout slots 1-4, then piles 1 and 2).
-LIGHT_NAMES: tuple[str, ...] = (
-    "stuck1",
-    "stuck2",
-    "spit",
-    *(f"p{player}_{button}" for player in (1, 2) for button in (
-        "slot1", "slot2", "slot3", "slot4", "pile1", "pile2",
-    )),
-)  # fmt: skip
+class LightName(enum.StrEnum):
+    """A light of the cabinet, by its protocol name."""
 
-_INDEX = {name: i for i, name in enumerate(LIGHT_NAMES)}
+    STUCK1 = "stuck1"
+    STUCK2 = "stuck2"
+    SPIT = "spit"
+    P1_SLOT1 = "p1_slot1"
+    P1_SLOT2 = "p1_slot2"
+    P1_SLOT3 = "p1_slot3"
+    P1_SLOT4 = "p1_slot4"
+    P1_PILE1 = "p1_pile1"
+    P1_PILE2 = "p1_pile2"
+    P2_SLOT1 = "p2_slot1"
+    P2_SLOT2 = "p2_slot2"
+    P2_SLOT3 = "p2_slot3"
+    P2_SLOT4 = "p2_slot4"
+    P2_PILE1 = "p2_pile1"
+    P2_PILE2 = "p2_pile2"
+
+
+LIGHT_NAMES: tuple[LightName, ...] = tuple(LightName)
+
+_INDEX: dict[str, int] = {name: i for i, name in enumerate(LIGHT_NAMES)}
 
 Colour = tuple[int, int, int]
 WHITE: Colour = (255, 255, 255)
@@ -161,7 +175,7 @@ class LightState:
             raise LightError(f"a light state has {len(LIGHT_NAMES)} lights, got {len(self.lights)}")
         for name, light in zip(LIGHT_NAMES, self.lights, strict=True):
             if not isinstance(light, Light):
-                raise LightError(f"light {name!r} must be a Light, got {light!r}")
+                raise LightError(f"light {name.value!r} must be a Light, got {light!r}")
 
     @classmethod
     def all_off(cls) -> LightState:
@@ -170,7 +184,7 @@ class LightState:
     @classmethod
     def from_mapping(cls, lights: Mapping[str, Light]) -> LightState:
         """Lights named in ``lights`` as given, all others off."""
-        return cls().with_lights(**lights)
+        return cls().replaced(lights)
 
     def __getitem__(self, name: str) -> Light:
         return self.lights[index_of(name)]
@@ -185,6 +199,10 @@ class LightState:
 
     def with_lights(self, **lights: Light) -> LightState:
         """This state with the named lights replaced: ``state.with_lights(spit=Light.on())``."""
+        return self.replaced(lights)
+
+    def replaced(self, lights: Mapping[LightName, Light] | Mapping[str, Light]) -> LightState:
+        """This state with the lights of ``lights`` (by :class:`LightName`) replaced."""
         new = list(self.lights)
         for name, light in lights.items():
             new[index_of(name)] = light

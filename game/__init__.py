@@ -1,1 +1,54 @@
-"""The rules engine, referee, CPU players and match records: pure, standard library only."""
+"""Spit (also called Speed) as a library: the rules engine, the referee that decides
+races by the presses' own timestamps, CPU players, and match records that replay to the
+same result. Pure Python, the standard library only; the rules are docs/rules.md.
+
+A game between two CPU players, and its record replayed:
+
+>>> from game import Rules, level, play_cpu_game, replay
+>>> played = play_cpu_game(7, (level(3), level(4)))
+>>> again = replay(played.record)
+>>> again.summary() == played.summary
+True
+>>> played.record.rules == Rules()
+True
+
+A game of people: :class:`LiveMatch` takes each button :class:`Edge` at its delivery time
+and holds it for the race window (R10) before the :class:`Game` sees it.
+"""
+
+from game.bots import Level, level
+from game.cards import Card, Suit, parse_cards, shuffled_deck
+from game.cpu_match import CpuGame, play_cpu_game
+from game.edges import Button, Edge, EdgeKind
+from game.engine import Game
+from game.events import Outcome, Termination
+from game.live_match import LiveMatch
+from game.record import MatchRecord, RecordError, replay
+from game.referee import Referee
+from game.rules import Rules, TieRule
+from game.summary import GameSummary
+
+__all__ = [
+    "Button",
+    "Card",
+    "CpuGame",
+    "Edge",
+    "EdgeKind",
+    "Game",
+    "GameSummary",
+    "Level",
+    "LiveMatch",
+    "MatchRecord",
+    "Outcome",
+    "RecordError",
+    "Referee",
+    "Rules",
+    "Suit",
+    "Termination",
+    "TieRule",
+    "level",
+    "parse_cards",
+    "play_cpu_game",
+    "replay",
+    "shuffled_deck",
+]

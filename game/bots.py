@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from game.cards import Card
 from game.edges import Button, Edge
-from game.rules import MS
+from game.units import MS
 
 
 class LevelError(ValueError):

@@ -1,4 +1,4 @@
-"""Cards, ranks and suits in the notation of RULES.md R2.
+"""Cards, ranks and suits in the notation of docs/rules.md (R2).
 
 A card is written rank then suit: ``AS``, ``TD`` (``10D`` is accepted on input), ``KH``.
 Ranks are the integers 1 (ace) to 13 (king); suits never matter to the rules (R1) but

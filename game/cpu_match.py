@@ -17,8 +17,9 @@ from game.cpu_seat import CpuSeat
 from game.edges import Edge
 from game.events import Event
 from game.record import MatchRecord, start_match
-from game.rules import MS, Rules
+from game.rules import Rules
 from game.summary import GameSummary, Seat, summarize
+from game.units import MS
 
 #: A game still running after this much virtual time is abandoned (a safety net: CPU
 #: players always play when they can, so real games end long before).

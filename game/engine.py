@@ -1,4 +1,4 @@
-"""The rules engine: one game of Spit, exactly as RULES.md says.
+"""The rules engine: one game of Spit, exactly as docs/rules.md says.
 
 The engine is pure and deterministic. It never reads a clock: every call that changes
 state carries ``t_ns`` (integer nanoseconds on the match's monotonic clock), and calls

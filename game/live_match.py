@@ -4,7 +4,7 @@ The cabinet's clock is absolute (``time.monotonic_ns()``); a match's clock start
 the start's spit (R5). :class:`LiveMatch` converts between the two, feeds people's edges
 at their delivery time, and feeds CPU presses at exactly the moment they happen (a virtual
 press has no wire to travel), so a CPU never loses a race to the frame rate. It is pure:
-whoever drives it (the cabinet's arbiter thread, or a test with a virtual clock) decides
+whoever drives it (the table process's loop, or a test with a virtual clock) decides
 when ``now`` is, and the game it produces replays exactly from its record.
 """
 

@@ -25,6 +25,7 @@ from game.referee import Referee
 from game.rules import Rules, RulesError, clipped_repr
 from game.summary import GameSummary
 from game.summary import summarize as summarize  # re-exported: it used to live here
+from game.values import is_int
 
 FORMAT = "spit-match"
 VERSION = 1
@@ -120,14 +121,14 @@ class MatchRecord:
                 "format", f"must be {FORMAT!r}, got {clipped_repr(data.get('format'))}"
             )
         version = data.get("version")
-        if not _is_int(version) or version != VERSION:
+        if not is_int(version) or version != VERSION:
             raise RecordError("version", f"must be {VERSION}, got {clipped_repr(version)}")
         try:
             rules = Rules.from_dict(data.get("rules", {}))
         except (RulesError, TypeError) as exc:
             raise RecordError("rules", str(exc)) from None
         seed = data.get("seed")
-        if seed is not None and not _is_int(seed):
+        if seed is not None and not is_int(seed):
             raise RecordError("seed", f"must be an integer, got {clipped_repr(seed)}")
         decks = _read_decks(data.get("decks"), seed)
         edges = _read_edges(data.get("edges"))
@@ -194,14 +195,9 @@ class MatchRecord:
         tmp.replace(path)
 
 
-def _is_int(value: object) -> bool:
-    """An integer, and not a ``bool`` (which Python counts as one)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _read_ns(field: str, value: object, low: int) -> int:
     """A time in ns: an integer from ``low`` to :data:`MAX_NS`."""
-    if not _is_int(value):
+    if not is_int(value):
         raise RecordError(field, f"must be an integer, got {clipped_repr(value)}")
     assert isinstance(value, int)
     if value < low:
@@ -322,7 +318,7 @@ def _read_edges(value: object) -> tuple[Edge, ...]:
         if not isinstance(item, dict):
             raise RecordError(where, "must be an object")
         player = item.get("player")
-        if not _is_int(player) or player not in (0, 1):
+        if not is_int(player) or player not in (0, 1):
             raise RecordError(f"{where}.player", f"must be 0 or 1, got {clipped_repr(player)}")
         assert isinstance(player, int)
         button_name = item.get("button")

@@ -1,4 +1,4 @@
-"""The settings of the rules an operator may change (RULES.md, last section).
+"""The settings of the rules an operator may change (docs/rules.md, its last section).
 
 Times are in milliseconds in settings and records (``*_ms``); the engine converts them
 to integer nanoseconds once, at construction.
@@ -10,6 +10,8 @@ import enum
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
+
+from game.units import MS
 
 
 class RulesError(ValueError):
@@ -25,27 +27,18 @@ class TieRule(enum.Enum):
     """Each tie is a seeded coin toss."""
 
 
-MS = 1_000_000
-"""Nanoseconds in a millisecond."""
-
-#: R10's race window (ms). The table runs in a process of its own at real-time priority
-#: (docs/input.md): under the bench's load (an edge about every 2 ms, the play screen
-#: drawn once a frame, the other core busy) an edge reached the referee within 0.85 ms at
-#: p99.99 (bench/README.md); 2 ms leaves more than a millisecond over that. Drawing four
-#: times a frame on a VM that does not preempt fully, p99.99 was 4.1 ms (26 late edges in
-#: 100,000). (With the referee on a thread of the display process, 8 ms was needed and
-#: still let 1–1.5 edges in a thousand arrive late.)
+#: R10's race window (ms): why 2 ms is in docs/input.md, its measurements in bench/README.md.
 DEFAULT_RACE_WINDOW_MS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rules settings. Defaults are RULES.md's."""
+    """The rules settings. Defaults are docs/rules.md's."""
 
     spit_delay_ms: int = 1500
     """R11: the "ready… spit!" countdown when both players are stuck."""
     race_window_ms: float = DEFAULT_RACE_WINDOW_MS
-    """R10: how long the referee holds an edge before deciding it (see DESIGN.md)."""
+    """R10: how long the referee holds an edge before deciding it (docs/input.md)."""
     beaten_window_ms: int = 500
     """R10: a rejected play counts as *beaten* when the opponent's play that made it
     illegal landed on that pile at most this long before it."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Termination, Tie
+from game.values import is_int
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -193,7 +194,7 @@ class GameSummary:
                 ) from None
         closest = _get(obj, "closest_race")
         margins = _get(obj, "race_margins_ns")
-        if not isinstance(margins, list) or not all(_is_int(m) for m in margins):
+        if not isinstance(margins, list) or not all(is_int(m) for m in margins):
             raise SummaryError("race_margins_ns", "must be a list of integers")
         fastest = _get(obj, "fastest_play_ns")
         if not _is_pair(fastest, optional=True):
@@ -285,16 +286,11 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> GameSumm
 # -- reading JSON ------------------------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
-    """An integer, and not a ``bool`` (which Python counts as one)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_pair(value: object, *, optional: bool) -> bool:
     return (
         isinstance(value, list)
         and len(value) == 2
-        and all(_is_int(v) or (optional and v is None) for v in value)
+        and all(is_int(v) or (optional and v is None) for v in value)
     )
 
 
@@ -316,7 +312,7 @@ def _get(obj: Mapping[str, object], key: str, parent: str | None = None) -> obje
 
 def _int(obj: Mapping[str, object], key: str, parent: str | None = None) -> int:
     value = _get(obj, key, parent)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not is_int(value):
         raise SummaryError(_name(parent, key), f"must be an integer, got {value!r}")
     return value
 

@@ -15,8 +15,6 @@ from game.cards import Card
 from game.events import Outcome
 from game.referee import Referee
 
-SLOTS = 4
-
 
 @dataclass(frozen=True, slots=True)
 class TableState:

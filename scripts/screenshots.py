@@ -23,26 +23,27 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from cabinet.app import FRAME_NS, CabinetApp
-from cabinet.app_settings import AppSettings
-from cabinet.autoplay import AutoPlayers
-from cabinet.display.fame_views import FameBoardView
-from cabinet.display.geometry import Orientation
-from cabinet.flow import FlowSettings, Phase
+from cabinet.display.app import FRAME_NS, CabinetApp
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.flow import FlowSettings
+from cabinet.display.records import StoredRecords
+from cabinet.drawing.fame_views import FameBoardView
+from cabinet.drawing.geometry import Orientation
 from cabinet.inputs.controls import COIN1, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
-from cabinet.records import StoredRecords
 from cabinet.service.bookkeeping import AuditGroupPage
 from cabinet.service.money_pages import PricingPage
+from cabinet.shared.phase import Phase
 from cabinet.storage.audits import AuditGroup
 from cabinet.storage.setting_table import FREE_PLAY, UNITS_PER_CREDIT
 from cabinet.storage.store import CabinetStore
+from cabinet.table.autoplay import AutoPlayers
 from game.edges import Button
+from game.units import S
 
 SIZE = (1280, 720)
 PHOTO_TIME = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 """The wall clock of the paid cabinet's books (their "last cleared" line)."""
-S = 1_000_000_000
 
 
 class Shoot:

@@ -1,4 +1,4 @@
-"""The import layers of DESIGN.md: game/ and wiring/ use only the standard library and
+"""The import layers of docs/decisions.md: game/ and wiring/ use only the standard library and
 themselves; nothing outside cabinet/ imports cabinet/; inside cabinet/service/ no import
 goes round in a circle."""
 
@@ -49,7 +49,7 @@ def test_nothing_imports_cabinet(package: str) -> None:
 
 def test_the_checker_sees_imports(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import pygame\nfrom cabinet.cli import main\nfrom . import x\n")
+    sample.write_text("import pygame\nfrom cabinet.commands.cli import main\nfrom . import x\n")
     assert imported_modules(sample) == {"pygame", "cabinet"}
 
 
@@ -165,3 +165,55 @@ def test_the_cycle_checker_sees_circles(tmp_path: Path) -> None:
     assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg.a"]
     (package / "d.py").write_text("")
     assert find_cycle(import_graph(package, tmp_path)) is None
+
+
+#: The display process's own packages: the table process reaches none of them.
+DISPLAY_PROCESS = ("cabinet.display", "cabinet.drawing", "cabinet.service", "cabinet.sound")
+
+
+def reached(graph: Mapping[str, Set[str]], start: str) -> set[str]:
+    """Every module ``start`` imports, directly or through others (itself included)."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
+def in_packages(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def test_the_table_process_reaches_nothing_of_the_display_process() -> None:
+    """``python -m cabinet.table`` and what it imports, however deep (the lazy imports
+    too), stay out of the display's packages: what both need lives in cabinet/shared/."""
+    graph = import_graph(ROOT / "cabinet")
+    table = reached(graph, "cabinet.table.process")
+    assert {"cabinet.table.server", "cabinet.shared.phase"} <= table, "the walk sees no import"
+    bad = sorted(m for m in table if in_packages(m, DISPLAY_PROCESS))
+    assert not bad, f"the table process imports {bad}"
+
+
+def test_shared_modules_import_neither_process() -> None:
+    graph = import_graph(ROOT / "cabinet")
+    for module in (m for m in graph if m.startswith("cabinet.shared")):
+        bad = sorted(
+            m for m in graph[module] if in_packages(m, (*DISPLAY_PROCESS, "cabinet.table"))
+        )
+        assert not bad, f"{module} imports {bad}"
+
+
+def test_the_reach_walk_follows_imports_through_other_modules() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": set(), "d": {"a"}}
+    assert reached(graph, "a") == {"a", "b", "c"}
+    assert in_packages("cabinet.display.app", DISPLAY_PROCESS)
+    assert not in_packages("cabinet.displayed", DISPLAY_PROCESS)
+
+
+def test_nothing_is_loose_at_the_top_of_cabinet() -> None:
+    """Each module belongs to a package named for what it serves."""
+    loose = sorted(p.name for p in (ROOT / "cabinet").glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py"]

@@ -48,6 +48,7 @@ from wiring.pinmap import (
     check_allowed_reserved,
     check_pin,
     free_gpios,
+    is_int,
 )
 from wiring.tomllines import KeyPath, key_lines, line_of
 
@@ -218,7 +219,7 @@ class _Override:
         self, name: str, key: str, value: object, control: Control, allow: frozenset[int]
     ) -> int:
         path = (name, key)
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise self.at(
                 ConfigError(
                     f"{name}.{key} must be a BCM GPIO number such as 17 (no quotes), "

@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeGuard
 
 from wiring.errors import (
     DuplicateControlError,
@@ -179,7 +179,7 @@ def check_pin(control: Control, bcm: object, allow_reserved: Iterable[int] = ())
     hint when it looks like a physical pin number) and :class:`ReservedPinError` when it is
     reserved and not in ``allow_reserved``.
     """
-    if isinstance(bcm, bool) or not isinstance(bcm, int) or bcm not in PHYSICAL_PIN:
+    if not is_int(bcm) or bcm not in PHYSICAL_PIN:
         raise NotAHeaderGpioError(bcm, control, _physical_hint(bcm))
     reserved = RESERVED.get(bcm)
     if reserved is not None and bcm not in set(allow_reserved):
@@ -187,9 +187,14 @@ def check_pin(control: Control, bcm: object, allow_reserved: Iterable[int] = ())
     return bcm
 
 
+def is_int(value: object) -> TypeGuard[int]:
+    """An int that is not a bool (TOML's ``true`` is no pin number)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_allowed_reserved(bcm: object) -> int:
     """Check one entry of ``allow_reserved``: a header GPIO that is reserved; return it."""
-    if isinstance(bcm, bool) or not isinstance(bcm, int) or bcm not in PHYSICAL_PIN:
+    if not is_int(bcm) or bcm not in PHYSICAL_PIN:
         raise NotAHeaderGpioError(bcm, None, _physical_hint(bcm))
     if bcm not in RESERVED:
         raise NotAReservedPinError(bcm, RESERVED)
@@ -197,7 +202,7 @@ def check_allowed_reserved(bcm: object) -> int:
 
 
 def _physical_hint(value: object) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 40:
+    if is_int(value) and 1 <= value <= 40:
         gpio = next((b for b, p in PHYSICAL_PIN.items() if p == value), None)
         if gpio is not None:
             return f"; if you meant physical pin {value}, that is GPIO{gpio}"

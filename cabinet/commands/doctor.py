@@ -21,7 +21,12 @@ from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.gpio import GpioInput
-from cabinet.inputs.select import BackendUnavailableError, Platform, add_input_argument
+from cabinet.inputs.select import (
+    BackendUnavailableError,
+    InputKind,
+    Platform,
+    add_input_argument,
+)
 from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
 from game.edges import Edge
 
@@ -234,11 +239,10 @@ def stored_display_backend(path: str | Path | None) -> str:
 def check_display(choice: str = "auto") -> Finding:
     """The video driver, the screen's size, and the backend the cabinet would draw with
     (``choice``: the display_backend setting), and why."""
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from cabinet.display.backend import BackendChoice
-    from cabinet.display.opening import ScreenRequest, open_screen
+    from cabinet.drawing.backend import BackendChoice
+    from cabinet.drawing.opening import ScreenRequest, open_screen
 
     try:
         pygame.display.init()
@@ -367,7 +371,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
     try:
         platform = Platform.detect()
         name = choose_backend(args.input, platform)
-        if name == "keyboard":
+        if name is InputKind.KEYBOARD:
             return [
                 Finding(
                     "input",
@@ -377,7 +381,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
                 )
             ]
         edges = EdgeQueue()
-        from cabinet.assembly import button_pins
+        from cabinet.display.assembly import button_pins
 
         backend = open_backend(name, edges, platform=platform, pins=button_pins(args.wiring))
     except (BackendUnavailableError, ValueError) as exc:

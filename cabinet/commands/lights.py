@@ -11,7 +11,7 @@ import argparse
 import sys
 import time
 
-from cabinet.arg_types import float_range, int_range
+from cabinet.commands.arg_types import float_range, int_range
 from firmware_bridge.lights import LIGHT_NAMES, Light, LightState
 from firmware_bridge.link import LightLink
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         health = link.health()
         print(f"board on {health.port}, firmware {health.firmware_version}")
         for name in LIGHT_NAMES:
-            state = LightState.all_off().with_lights(**{name: Light.on()})
+            state = LightState.all_off().replaced({name: Light.on()})
             link.show(state)
             print(f"  {name}")
             time.sleep(step_s)

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cabinet.durations import format_margin
+from cabinet.commands.durations import format_margin
 from game.events import Termination
 from game.record import MatchRecord, RecordError, replay, result_mismatches
 from game.summary import GameSummary

@@ -23,10 +23,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from cabinet.app import CabinetApp, run_frames
-from cabinet.app_settings import AppSettings
-from cabinet.arg_types import float_range
-from cabinet.assembly import (
+from cabinet.commands.arg_types import float_range
+from cabinet.commands.deployment import mark_started, notify_ready, rollbacks_logged
+from cabinet.display.app import CabinetApp, run_frames
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.assembly import (
     board_port,
     button_pins,
     coin_lines,
@@ -34,15 +35,15 @@ from cabinet.assembly import (
     lights_output,
     record_sink,
 )
-from cabinet.deployment import mark_started, notify_ready, rollbacks_logged
-from cabinet.display.backend import BackendChoice, DisplayBackend
-from cabinet.display.geometry import Orientation
-from cabinet.display.gpu import prepare_environment
-from cabinet.display.opening import ScreenRequest, fallback_for, open_screen
+from cabinet.drawing.backend import BackendChoice, DisplayBackend
+from cabinet.drawing.geometry import Orientation
+from cabinet.drawing.gpu import prepare_environment
+from cabinet.drawing.opening import ScreenRequest, fallback_for, open_screen
 from cabinet.i18n import LANGUAGES
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
     BackendUnavailableError,
+    InputKind,
     Platform,
     add_input_argument,
     choose_backend,
@@ -209,10 +210,10 @@ def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
 
 
 def table_args(
-    args: argparse.Namespace, backend_name: str, port: str | None, data: Path
+    args: argparse.Namespace, backend_name: InputKind, port: str | None, data: Path
 ) -> list[str]:
     """The table process's command line for this run."""
-    out = ["--input", "none" if backend_name == "keyboard" else backend_name]
+    out = ["--input", "none" if backend_name is InputKind.KEYBOARD else backend_name.value]
     out += ["--data-dir", str(data), "--seed", str(args.seed or 0)]
     if args.wiring is not None:
         out += ["--wiring", str(args.wiring)]
@@ -229,7 +230,6 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.log_level == "debug":
         logging.getLogger("cabinet.table").setLevel(logging.DEBUG)
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     if (args.autoplay or args.press_socket) and args.input not in (None, "mock"):
         print(
             "spit-cabinet: --autoplay and --press-socket press mock buttons: use --input mock",
@@ -258,7 +258,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         print(f"spit-cabinet: {exc}", file=sys.stderr)
         return 2
     backend_setting = stored.get(INPUT_BACKEND)
-    requested = "mock" if args.autoplay or args.press_socket else args.input
+    requested = InputKind.MOCK if args.autoplay or args.press_socket else args.input
     if requested is None and backend_setting != "auto":
         requested = backend_setting
     try:
@@ -307,7 +307,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         return 1
     pygame.mouse.set_visible(not full)
     edges = EdgeQueue()
-    keyboard = backend_name == "keyboard"
+    keyboard = backend_name is InputKind.KEYBOARD
     backend = None
     try:
         if keyboard:  # keys arrive here, stamped at the pump, and go on to the table
@@ -360,7 +360,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         door_open=door_open_from(table),
         coin_lines=lines,
     )
-    cleanup.callback(app.host.sync_audits)  # before the store closes: it runs first
+    cleanup.callback(app.books.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d, %s", backend_name, *screen.size, screen.describe)
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
 
@@ -376,6 +376,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             return False
         if args.games is not None and records.count >= args.games:
             return False
+        if table.refused is not None and not table.started:
+            return False  # the table cannot run as set up: said below, once
         return deadline is None or time.monotonic_ns() < deadline
 
     if backend is not None:
@@ -395,5 +397,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
 
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
         run_frames(app, keep_going, after_frame)
+    if table.refused is not None and not table.started:
+        print(f"spit-cabinet: {table.refused}", file=sys.stderr)
+        return 2
     log.info("stopped after %d frames, %d games recorded", app.frames, records.count)
     return 0

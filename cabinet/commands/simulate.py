@@ -12,9 +12,9 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from cabinet.arg_types import int_range
-from cabinet.durations import format_margin
-from cabinet.progress import Progress
+from cabinet.commands.arg_types import int_range
+from cabinet.commands.durations import format_margin
+from cabinet.commands.progress import Progress
 from game.bots import LEVELS, LevelError, level
 from game.cpu_match import play_cpu_game
 from game.record import result_of

@@ -21,8 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cabinet.halloffame.names import BLANK
-from game.rules import MS
 from game.summary import GameSummary, Seat
+from game.units import MS
+from game.values import is_int
 
 DEFAULT_SIZE = 5
 """Entries kept per category unless the operator says otherwise."""
@@ -53,10 +54,28 @@ class Category(enum.Enum):
             return "ns"
         return "count" if not self.lower_is_better else "ms"
 
+    @property
+    def cpu_level(self) -> int | None:
+        """The CPU level (1-5) a fastest win against the CPU was set against, else
+        ``None``."""
+        return _CPU_LEVELS.get(self)
+
     @classmethod
     def fastest_win_against(cls, cpu_level: int) -> Category:
         """The fastest-win category for CPU level ``cpu_level`` (1-5)."""
-        return cls(f"fastest_win_cpu_{cpu_level}")
+        if not 1 <= cpu_level <= len(_AGAINST_CPU):
+            raise ValueError(f"no CPU level {cpu_level}: the levels are 1 to 5")
+        return _AGAINST_CPU[cpu_level - 1]
+
+
+_AGAINST_CPU = (
+    Category.FASTEST_WIN_CPU_1,
+    Category.FASTEST_WIN_CPU_2,
+    Category.FASTEST_WIN_CPU_3,
+    Category.FASTEST_WIN_CPU_4,
+    Category.FASTEST_WIN_CPU_5,
+)
+_CPU_LEVELS = {category: level for level, category in enumerate(_AGAINST_CPU, 1)}
 
 
 class BoardError(ValueError):
@@ -80,7 +99,7 @@ class Entry:
             raise BoardError(f"category must be a Category, got {self.category!r}")
         if not isinstance(self.initials, str) or len(self.initials) != 3:
             raise BoardError(f"initials are 3 characters, got {self.initials!r}")
-        if isinstance(self.figure, bool) or not isinstance(self.figure, int) or self.figure < 0:
+        if not is_int(self.figure) or self.figure < 0:
             raise BoardError(f"a figure is a whole number >= 0, got {self.figure!r}")
 
     def beats(self, other: Entry) -> bool:
@@ -99,7 +118,7 @@ class Board:
     entries: Mapping[Category, tuple[Entry, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+        if not is_int(self.size) or self.size < 1:
             raise BoardError(f"a board keeps at least 1 entry a category, got {self.size!r}")
 
     def top(self, category: Category) -> tuple[Entry, ...]:

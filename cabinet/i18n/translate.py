@@ -13,6 +13,7 @@ from cabinet.i18n.errors import (
 )
 from cabinet.i18n.parameters import PARAMETERS
 from cabinet.i18n.plurals import choose_form
+from game.values import is_int
 
 
 def format_decimal(value: float, language: str, places: int = 1) -> str:
@@ -26,7 +27,7 @@ def _shown(key: str, name: str, value: object, language: str) -> str:
     parameter = PARAMETERS.get(name)
     kind = parameter.kind if parameter is not None else "text"
     if kind == "whole":
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_int(value):
             raise ParameterTypeError(key, name, value, "a whole number (int)")
         return str(value)
     if kind == "decimal":
@@ -67,7 +68,7 @@ def translate(key: str, language: str, **params: object) -> str:
         text = message.forms["other"]
     else:
         number = params[message.plural_by]
-        if not isinstance(number, int) or isinstance(number, bool):
+        if not is_int(number):
             raise ParameterTypeError(key, message.plural_by, number, "a whole number (int)")
         text = choose_form(dict(message.forms), language, number)
     return text.format(**shown)

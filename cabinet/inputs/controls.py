@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.edges import Button
+from game.values import is_int
 from wiring.pinmap import PLAYERS, Function
 from wiring.pinmap import Control as WiredControl
 
@@ -61,7 +62,7 @@ class Control:
     def __post_init__(self) -> None:
         player, button, operator = self.player, self.button, self.operator
         if operator is None:
-            if not isinstance(player, int) or isinstance(player, bool) or player not in PLAYERS:
+            if not is_int(player) or player not in PLAYERS:
                 raise ControlError(
                     f"a player's button needs player 0 or 1 (player 1 or 2), got {player!r}"
                 )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.edge_queue import RawEdge
 from game.edges import Edge, EdgeKind
-from game.rules import MS
+from game.units import MS
 
 DEFAULT_DEBOUNCE_MS = 5.0
 """Arcade micro-switches bounce for well under 5 ms; no one presses twice within 5 ms."""

@@ -31,6 +31,7 @@ from cabinet.inputs.base import InputBackend
 from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.controls import ALL_CONTROLS, REQUIRED_CONTROLS, Control
 from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
+from game.values import is_int
 from wiring.default import DEFAULT_PIN_MAP
 from wiring.pinmap import PinMap
 
@@ -76,7 +77,7 @@ def check_pin_map(pins: Mapping[Control, int]) -> dict[Control, int]:
     wired = [c for c in ALL_CONTROLS if c in pins]
     for control in wired:
         bcm = pins[control]
-        if isinstance(bcm, bool) or not isinstance(bcm, int) or bcm not in _HEADER_GPIOS:
+        if not is_int(bcm) or bcm not in _HEADER_GPIOS:
             raise PinMapError(
                 f"{control.name}: {bcm!r} is not a BCM GPIO of the 40-pin header (0 to 27)"
             )

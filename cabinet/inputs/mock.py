@@ -26,8 +26,7 @@ from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, RefereeFeed
 from cabinet.inputs.gpio import GpioInput
-
-NS_PER_S = 1_000_000_000
+from game.units import S
 
 
 class TimedMockPin(MockPin):
@@ -57,7 +56,7 @@ class TimedMockPin(MockPin):
             raise ValueError(f"pin {self.info.name} is not an input")
         if self._state == high:
             return
-        t = t_ns / NS_PER_S
+        t = t_ns / S
         self._state = high
         self.states.append(PinState(t - self._last_change, high))
         self._last_change = t

@@ -18,6 +18,7 @@ finds), so the decision is tested without a Pi; :func:`open_backend` builds it.
 from __future__ import annotations
 
 import argparse
+import enum
 import importlib.util
 import os
 from collections.abc import Mapping
@@ -30,7 +31,19 @@ from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 
-BACKENDS: tuple[str, ...] = ("gpio", "mock", "keyboard")
+
+class InputKind(enum.StrEnum):
+    """An input backend, as ``--input`` and the ``input_backend`` setting name it."""
+
+    GPIO = "gpio"
+    """The Pi's pins through gpiozero (lgpio: the kernel's edge timestamps)."""
+    MOCK = "mock"
+    """gpiozero's mock pins: pressed by tests, the press socket or simulated people."""
+    KEYBOARD = "keyboard"
+    """A keyboard, through pygame (a desktop)."""
+
+
+BACKENDS: tuple[InputKind, ...] = tuple(InputKind)
 
 PI_INSTALL_HINT = "pip install 'spit-cabinet[pi]' (or: sudo apt install python3-lgpio)"
 
@@ -106,19 +119,19 @@ def _is_raspberry_pi() -> bool:
     return False
 
 
-def choose_backend(requested: str | None, platform: Platform) -> str:
-    """The backend to use: ``requested`` (from ``--input`` or the setting) if given,
-    else the platform's default (see the module docstring)."""
+def choose_backend(requested: str | None, platform: Platform) -> InputKind:
+    """The backend to use: ``requested`` (from ``--input`` or the setting, as typed) if
+    given, else the platform's default (see the module docstring)."""
     if requested is not None:
         name = requested.strip().lower()
         if name not in BACKENDS:
             raise UnknownBackendError(
                 f"unknown input backend {requested!r}: choose one of {', '.join(BACKENDS)}"
             )
-        return name
+        return InputKind(name)
     if platform.pin_factory is not None or platform.is_pi or platform.gpio_chip is not None:
-        return "gpio"
-    return "keyboard" if platform.has_display else "mock"
+        return InputKind.GPIO
+    return InputKind.KEYBOARD if platform.has_display else InputKind.MOCK
 
 
 def gpio_pin_factory(platform: Platform) -> Any:
@@ -163,13 +176,13 @@ def open_backend(
     ``pins``: the pin map for gpio and mock (default: the built-in one); ``keymap``: a
     :class:`~cabinet.inputs.keyboard.KeyMap` for the keyboard (default: the built-in one).
     """
-    name = choose_backend(name, platform or Platform(False, False, False))
-    if name == "gpio":
+    kind = choose_backend(name, platform or Platform(False, False, False))
+    if kind is InputKind.GPIO:
         from cabinet.inputs.gpio import GpioInput
 
         factory = gpio_pin_factory(platform if platform is not None else Platform.detect())
         return GpioInput(edges, pins=pins, pin_factory=factory, clock=clock)
-    if name == "mock":
+    if kind is InputKind.MOCK:
         from cabinet.inputs.mock import MockInput
 
         return MockInput(edges, pins=pins, clock=clock)

@@ -30,7 +30,7 @@ from typing import Final
 
 from cabinet.inputs.controls import COIN1, COIN2, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
-from game.rules import MS
+from game.units import MS
 
 DEFAULT_MIN_MS: Final = 20
 DEFAULT_MAX_MS: Final = 150

@@ -29,6 +29,7 @@ from dataclasses import dataclass, fields
 from typing import Final
 
 from cabinet.money.pricing import MECHANISMS, Pricing
+from game.values import is_int
 
 
 class LedgerError(ValueError):
@@ -81,7 +82,7 @@ class Ledger:
         or when the service menu closes (``pending``)."""
         if mech not in MECHANISMS:
             raise LedgerError(f"the coin mechanisms are 1 and 2, got {mech!r}")
-        if isinstance(units, bool) or not isinstance(units, int) or units < 1:
+        if not is_int(units) or units < 1:
             raise LedgerError(f"a coin is worth at least one unit, got {units!r}")
         taken = dataclasses.replace(
             self,
@@ -108,7 +109,7 @@ class Ledger:
 
     def spend(self, credits: int) -> Ledger:
         """A match started for ``credits`` (0 in free play); the bonus count restarts."""
-        if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
+        if not is_int(credits) or credits < 0:
             raise LedgerError(f"a price is a whole number of credits, got {credits!r}")
         if credits > self.credits:
             raise LedgerError(f"{credits} credits spent with {self.credits} on the cabinet")
@@ -172,7 +173,7 @@ class Ledger:
         """Raise :class:`LedgerError` naming the first invariant that does not hold."""
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            if not is_int(value) or value < 0:
                 raise LedgerError(f"{f.name} is {value!r}: every count is a whole number >= 0")
         units = self.units_converted + self.units_held + self.units_pending + self.units_cleared
         if self.units_in != units:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from game.rules import MS
+from game.units import MS
 
 DEFAULT_ON_MS: Final = 50
 DEFAULT_OFF_MS: Final = 50

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from game.values import is_int
+
 
 class PricePer(enum.Enum):
     """What ``credits_per_game`` buys."""
@@ -106,7 +108,7 @@ def _index(mech: int) -> int:
 
 
 def _at_least(name: str, value: object, low: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    if not is_int(value) or value < low:
         raise PricingError(f"{name} must be a whole number of at least {low}, got {value!r}")
 
 

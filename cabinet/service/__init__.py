@@ -1,7 +1,7 @@
 """The operator's service menu: settings, tests, bookkeeping, last games, factory reset.
 
-TEST opens it from anywhere (:meth:`cabinet.app.CabinetApp.open_service`; its host in the
-display process is :class:`cabinet.service_host.ServiceHost`); the menu is a stack of pages
+TEST opens it from anywhere (:meth:`cabinet.display.app.CabinetApp.open_service`; its host in the
+display process is :class:`cabinet.display.service_host.ServiceHost`); the menu is a stack of pages
 driven by :class:`.keys.MenuKey` presses, each page describing what is on screen as a
 :class:`.screen.MenuScreen` that :class:`.draw.MenuRenderer` paints. See
 ``docs/service-menu.md``.

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pygame
 
-from cabinet.display.box import Box
-from cabinet.display.text import Colour, TextCache
+from cabinet.drawing.box import Box
+from cabinet.drawing.text import Colour, TextCache
 from cabinet.service.screen import MenuScreen, Row, Tone
 
 BACKGROUND: Colour = (10, 14, 30)

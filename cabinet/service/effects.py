@@ -1,6 +1,6 @@
 """Where each setting takes effect when the menu closes.
 
-Most settings apply at once (:meth:`cabinet.app.CabinetApp.apply_settings`): the language
+Most settings apply at once (:meth:`cabinet.display.app.CabinetApp.apply_settings`): the language
 on the translator, orientation and resolution on the screen, volume and attract sound on
 the sound board, brightness and hints on the lights, rules, CPU, join and idle times on
 the flow (from the next game). The ones in :data:`NEXT_START` choose hardware that opens

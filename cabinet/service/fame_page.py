@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cabinet.fame_presenter import category_title
+from cabinet.display.fame_presenter import category_title
 from cabinet.halloffame.board import Category
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu
 from cabinet.service.screen import Tone

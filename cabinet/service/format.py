@@ -7,8 +7,7 @@ from datetime import datetime
 from cabinet.i18n import Translator
 from cabinet.inputs.controls import Control
 from game.edges import Button
-
-MS = 1_000_000
+from game.units import MS
 
 
 def control_label(tr: Translator, control: Control) -> str:
@@ -22,8 +21,8 @@ def control_label(tr: Translator, control: Control) -> str:
 
 
 def button_label(tr: Translator, button: Button) -> str:
-    kind, number = button.value[:-1], int(button.value[-1])
-    return tr.t(f"button.{kind}", n=number)
+    """ "Slot 2", "Pile 1": a button as players read it."""
+    return tr.t("button.pile" if button.is_pile else "button.slot", n=button.index + 1)
 
 
 def duration(ms: float | None) -> str:

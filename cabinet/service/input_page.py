@@ -13,18 +13,16 @@ from dataclasses import dataclass
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
 from cabinet.inputs.feed import FeedEvent, PlayerPress
-from cabinet.light_show import button_light
 from cabinet.money.coins import COIN_CONTROLS
 from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey
 from cabinet.service.kit import Menu, Page
 from cabinet.service.screen import MenuScreen, Row, Tone
+from cabinet.shared.light_show import button_light, stuck_light
 from cabinet.storage.setting_table import RACE_WINDOW_MS, TIE_RULE
 from firmware_bridge.lights import GREEN, WHITE, Light, LightState
 from game.rules import TieRule
-
-MS = 1_000_000
-S = 1_000_000_000
+from game.units import MS, S
 
 
 class InputTestPage(Page):
@@ -125,7 +123,7 @@ class InputTestPage(Page):
             player, button = s.control.player, s.control.button
             if s.down and player is not None and button is not None:
                 lit[button_light(player, button)] = Light.on(WHITE)
-        return LightState.all_off().with_lights(**lit)
+        return LightState.all_off().replaced(lit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,4 +239,4 @@ class RaceTestPage(Page):
         if r is None:
             return LightState.all_off()
         winner = r.first if r.first is not None else r.tie_winner
-        return LightState.all_off().with_lights(**{f"stuck{(winner or 0) + 1}": Light.on(GREEN)})
+        return LightState.all_off().replaced({stuck_light(winner or 0): Light.on(GREEN)})

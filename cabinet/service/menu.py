@@ -2,7 +2,7 @@
 
 :class:`ServiceMenu` holds the page stack. Opening it (:meth:`open`) puts the PIN page
 first when the operator set a PIN; leaving the first page closes the menu and calls
-``on_leave(now_ns)``, where its host (:mod:`cabinet.service_host`) saves the settings and
+``on_leave(now_ns)``, where its host (:mod:`cabinet.display.service_host`) saves the settings and
 the main loop applies them. The menu reads no clock: every call carries ``now_ns``
 (CLOCK_MONOTONIC ns).
 """
@@ -16,7 +16,6 @@ from cabinet.i18n import Translator
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
-from cabinet.light_show import button_light
 from cabinet.service.context import ServiceContext
 from cabinet.service.effects import NEXT_START
 from cabinet.service.keys import MenuKey, menu_key
@@ -25,9 +24,10 @@ from cabinet.service.main_page import MainPage
 from cabinet.service.pin import PinGate
 from cabinet.service.pin_page import PinPage
 from cabinet.service.screen import MenuScreen
+from cabinet.shared.light_show import button_light
 from cabinet.storage.setting_table import LANGUAGE, OPERATOR_PIN
 from cabinet.storage.store import CabinetStore
-from firmware_bridge.lights import AMBER, GREEN, RED, WHITE, Light, LightState
+from firmware_bridge.lights import AMBER, GREEN, RED, WHITE, Light, LightName, LightState
 from game.edges import Button
 
 log = logging.getLogger("cabinet.service")
@@ -41,8 +41,8 @@ def service_lights() -> LightState:
     lit = {button_light(0, Button.slot(i)): Light.on(WHITE) for i in range(4)}
     lit[button_light(0, Button.PILE1)] = Light.on(GREEN)
     lit[button_light(0, Button.PILE2)] = Light.on(RED)
-    lit["spit"] = Light.pulse(SERVICE_PULSE_MS, AMBER)
-    return LightState.all_off().with_lights(**lit)
+    lit[LightName.SPIT] = Light.pulse(SERVICE_PULSE_MS, AMBER)
+    return LightState.all_off().replaced(lit)
 
 
 class ServiceMenu:

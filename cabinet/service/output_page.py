@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from cabinet.service.format import button_label
 from cabinet.service.kit import Item, ListPage, Menu
 from cabinet.service.screen import Tone
+from cabinet.shared.light_show import light_button
 from firmware_bridge.lights import (
     BLUE,
     GREEN,
@@ -11,22 +13,23 @@ from firmware_bridge.lights import (
     RED,
     WHITE,
     Light,
+    LightName,
     LightState,
 )
+from game.units import S
 
 PATTERNS: tuple[str, ...] = ("each", "white", "red", "green", "blue", "blink", "pulse", "off")
 """What the output test shows: ``each`` light in turn, all lit in one colour, all
 blinking, all pulsing (timed by the board), all off."""
 
 STEP_S = 1
-S = 1_000_000_000
 
 
 def pattern_lights(pattern: str, index: int) -> LightState:
     """The light state of ``pattern``; ``index`` is the light lit in ``each``."""
     off = LightState.all_off()
     if pattern == "each":
-        return off.with_lights(**{LIGHT_NAMES[index % len(LIGHT_NAMES)]: Light.on(WHITE)})
+        return off.replaced({LIGHT_NAMES[index % len(LIGHT_NAMES)]: Light.on(WHITE)})
     everything = {
         "white": Light.on(WHITE),
         "red": Light.on(RED),
@@ -36,19 +39,21 @@ def pattern_lights(pattern: str, index: int) -> LightState:
         "pulse": Light.pulse(2000, WHITE),
         "off": Light.off(),
     }[pattern]
-    return off.with_lights(**dict.fromkeys(LIGHT_NAMES, everything))
+    return off.replaced(dict.fromkeys(LIGHT_NAMES, everything))
 
 
-def light_label(menu: Menu, name: str) -> str:
+def light_label(menu: Menu, name: LightName) -> str:
     """``Player 1 · Slot 1``, ``Stuck · player 2``, ``Spit``."""
     tr = menu.tr
-    if name == "spit":
+    if name is LightName.SPIT:
         return tr.t("play.spit")
-    if name.startswith("stuck"):
-        return f"{tr.t('play.stuck')} · {tr.t('play.player', player=int(name[-1]))}"
-    player, button = name.split("_")
-    kind, number = button[:-1], int(button[-1])
-    return f"{tr.t('play.player', player=int(player[1]))} · {tr.t(f'button.{kind}', n=number)}"
+    if name in (LightName.STUCK1, LightName.STUCK2):
+        player = 1 if name is LightName.STUCK1 else 2
+        return f"{tr.t('play.stuck')} · {tr.t('play.player', player=player)}"
+    owner = light_button(name)
+    assert owner is not None  # every other light is a button's
+    player, button = owner
+    return f"{tr.t('play.player', player=player + 1)} · {button_label(tr, button)}"
 
 
 class OutputTestPage(ListPage):

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import enum
 
+from game.units import S
+
 LOCKOUT_AFTER = 3
 """Wrong PINs in a row that lock the gate."""
 LOCKOUT_S = 60
 """How long a lockout lasts (s)."""
-S = 1_000_000_000
 
 
 class PinResult(enum.Enum):

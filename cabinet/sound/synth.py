@@ -7,6 +7,7 @@ at start-up (``bench/sound.py`` measures it).
 
 from __future__ import annotations
 
+import enum
 import math
 import random
 from array import array
@@ -15,7 +16,20 @@ from typing import Literal
 
 Wave = Literal["sine", "triangle", "square", "noise"]
 
-EFFECTS: tuple[str, ...] = ("select", "play", "reject", "beaten", "spit", "win", "countdown")
+
+class Effect(enum.StrEnum):
+    """A sound effect the cabinet makes (docs/sound.md says when)."""
+
+    SELECT = "select"
+    PLAY = "play"
+    REJECT = "reject"
+    BEATEN = "beaten"
+    SPIT = "spit"
+    WIN = "win"
+    COUNTDOWN = "countdown"
+
+
+EFFECTS: tuple[Effect, ...] = tuple(Effect)
 """Every effect's name: what the flow passes to :meth:`cabinet.sound.SoundBoard.play`."""
 
 PEAK = 0.5

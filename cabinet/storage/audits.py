@@ -25,9 +25,9 @@ from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.storage.database import Database, WallClock
 from cabinet.storage.problems import ProblemKind, StorageProblem
 from game.events import Termination
-from game.rules import MS
 from game.summary import GameSummary
 from game.summary import Seat as Seat  # re-exported: cabinet.storage.Seat
+from game.units import MS
 
 log = logging.getLogger("cabinet.storage")
 
@@ -418,11 +418,6 @@ def _assign(counts: Counts, values: Mapping[str, int]) -> None:
                     value._counts[control] = values[key]
         elif f.name in values:
             setattr(counts, f.name, values[f.name])
-
-
-def counter_names(group: AuditGroup) -> list[str]:
-    """The stored names of a group's counters, e.g. ``games.draws``."""
-    return [f"{group.value}.{name}" for name in _flatten(_COUNT_TYPES[group]())]
 
 
 def load_audits(db: Database, wall_clock: WallClock) -> tuple[Audits, list[StorageProblem]]:

@@ -14,6 +14,7 @@ import sqlite3
 from cabinet.money.ledger import COUNT_NAMES, Ledger, LedgerError
 from cabinet.storage.database import Database
 from cabinet.storage.problems import ProblemKind, StorageProblem
+from game.values import is_int
 
 log = logging.getLogger("cabinet.storage")
 
@@ -25,7 +26,7 @@ def load_ledger(db: Database) -> tuple[Ledger, list[StorageProblem]]:
     for name, value in db.connection.execute("SELECT name, value FROM money"):
         if str(name) not in COUNT_NAMES:
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not is_int(value) or value < 0:
             problems.append(
                 StorageProblem(
                     ProblemKind.UNREADABLE_DATA,

@@ -20,8 +20,8 @@ from typing import Any
 from cabinet.storage.database import Database
 from game.events import Termination
 from game.record import MatchRecord, result_of
-from game.rules import MS
 from game.summary import GameSummary, Seat
+from game.units import MS
 
 log = logging.getLogger("cabinet.storage")
 

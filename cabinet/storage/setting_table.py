@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cabinet.i18n.catalog import LANGUAGES
-from cabinet.inputs.select import BACKENDS
+from cabinet.inputs.select import BACKENDS, InputKind
 from cabinet.storage.setting_types import (
     AUTO,
     Choice,
@@ -92,7 +92,7 @@ BUTTON_HINTS = Switch(
     name="button_hints",
     group=GAME,
     default=True,
-    description="Show which button does what on screen during play.",
+    description="Light the buttons whose card can play, on the board and on screen.",
 )
 CPU_OPPONENT = Switch(
     name="cpu_opponent",
@@ -198,7 +198,7 @@ INPUT_BACKEND = Choice(
     default=AUTO,
     # Not "mock": chosen from the menu it would leave the cabinet with no buttons at all,
     # TEST included (``--input mock`` stays for tests and demos).
-    choices=(AUTO, *(b for b in BACKENDS if b != "mock")),
+    choices=(AUTO, *(b.value for b in BACKENDS if b is not InputKind.MOCK)),
     description="Where button presses come from; auto: GPIO on a Pi, else the keyboard.",
 )
 DISPLAY_BACKEND = Choice(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 import math
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from game.rules import clipped_repr
+from game.values import is_int
 
 T = TypeVar("T")
 
@@ -125,7 +125,7 @@ class WholeNumber(Setting[int]):
     unit: str = ""
 
     def check(self, value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
+        if not is_int(value):
             raise self._bad(value)
         if not self.low <= value <= self.high:
             raise self._bad(value)
@@ -284,10 +284,6 @@ class SerialPort(Setting[str]):
         return '"auto" or a serial device path starting with "/" (e.g. "/dev/ttyACM0")'
 
 
-PIN_BUTTONS = 6
-"""A PIN digit names one of player 1's buttons: 1–4 the slots, 5 and 6 the piles."""
-
-
 @dataclass(frozen=True, kw_only=True)
 class Pin(Setting[str]):
     """The operator PIN: ``""`` (none) or 4 to 8 digits, each 1–6 naming one of player
@@ -325,8 +321,7 @@ class KeyMapOverrides(Setting[Mapping[str, str]]):
         if not value:
             return MappingProxyType({})
         # Key names are checked against SDL's table, so pygame is loaded here (not before
-        # it is needed); its greeting would otherwise land in a command's output.
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        # it is needed; cabinet/__init__ keeps its greeting out of a command's output).
         from cabinet.inputs.controls import Control, ControlError
         from cabinet.inputs.keyboard import KeyMap, KeyMapError
 

@@ -54,8 +54,8 @@ from cabinet.storage.records import RecordStore, insert_game, prune_games
 from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
 from game.record import MatchRecord
-from game.rules import MS
 from game.summary import GameSummary, Seat
+from game.units import MS
 
 log = logging.getLogger("cabinet.storage")
 

@@ -6,13 +6,43 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from cabinet.flow import Match
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.inputs.edge_queue import RawEdge
 from cabinet.inputs.feed import FeedEvent
 from cabinet.table.messages import LightsContext
 from game.bots import Level
+from game.events import Event, Outcome
+from game.record import MatchRecord
 from game.rules import Rules
+from game.summary import GameSummary
+from game.table_state import TableState
+
+
+class Match(Protocol):
+    """A game the flow runs: a :class:`~game.live_match.LiveMatch` played in this
+    process, or a :class:`~cabinet.table.remote.RemoteMatch` the table process plays."""
+
+    number: int | None
+    seed: int
+    start_abs_ns: int
+    humans: tuple[int, ...]
+    events: list[Event]
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def state(self) -> TableState: ...
+
+    def to_match(self, abs_ns: int) -> int: ...
+
+    def abandon(self, now_abs_ns: int) -> list[Event]: ...
+
+    def summary(self) -> GameSummary: ...
+
+    def record(self) -> MatchRecord: ...
 
 
 class Table(Protocol):
@@ -31,6 +61,16 @@ class Table(Protocol):
 
     @property
     def error(self) -> BaseException | None: ...
+
+    @property
+    def started(self) -> bool:
+        """Whether a table has been ready in this run (one that refuses from the start
+        leaves ``spit-cabinet run`` to say why and stop)."""
+
+    @property
+    def refused(self) -> str | None:
+        """Why the table cannot run as the cabinet is set up (it stopped, and starting it
+        again helps only once that is fixed), or ``None``."""
 
     @property
     def switches(self) -> tuple[SwitchStatus, ...]: ...

@@ -61,6 +61,15 @@ class LocalTable:
     def error(self) -> BaseException | None:
         return self.thread.error if self.thread is not None else None
 
+    @property
+    def started(self) -> bool:
+        return True
+
+    @property
+    def refused(self) -> str | None:
+        """The table in this process opens nothing it could refuse on."""
+        return None
+
     def revive(self) -> None:
         """The referee thread died: start another on the same feed."""
         self.thread = RefereeThread(self.feed)

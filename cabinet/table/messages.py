@@ -10,7 +10,8 @@ Commands, display → table: :class:`StartGame`, :class:`StopGame`, :class:`Reco
 
 Reports, table → display: :class:`TableReady` once, :class:`Decided` for every pump that
 decided something or took an edge, :class:`Health` when the switches, the door or the
-light link change, :class:`Measurements` when asked.
+light link change, :class:`Measurements` when asked; or, instead of :class:`TableReady`,
+:class:`TableRefused` when the table cannot run as set up (it then exits).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import pickle
 import struct
 from dataclasses import dataclass, field
 
-from cabinet.flow import Phase
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.inputs.edge_queue import RawEdge
 from cabinet.inputs.feed import FeedEvent
+from cabinet.shared.phase import Phase
 from firmware_bridge.lights import LightState
 from firmware_bridge.link import LinkHealth
 from game.edges import Edge
@@ -149,7 +150,16 @@ class Measurements:
     race_window_ms: float = 0.0
 
 
-Report = TableReady | Decided | Health | Measurements
+@dataclass(frozen=True, slots=True)
+class TableRefused:
+    """The table cannot run as the cabinet is set up (no GPIO header for ``--input gpio``,
+    a pin map override that does not hold): ``reason``, one line for people. The table
+    exits after sending it; starting it again helps only once the cause is fixed."""
+
+    reason: str
+
+
+Report = TableReady | Decided | Health | Measurements | TableRefused
 
 _LENGTH = struct.Struct("<I")
 

@@ -16,13 +16,17 @@ import argparse
 import contextlib
 import logging
 import os
+import pickle
 import signal
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 from cabinet.inputs.edge_queue import EdgeQueue
+from cabinet.inputs.select import BackendUnavailableError, InputKind
+from cabinet.table.messages import TableRefused, pack_reports
 from cabinet.table.server import TableIdentity, TableServer
+from wiring.errors import WiringError
 
 log = logging.getLogger("spit-cabinet.table")
 
@@ -127,13 +131,25 @@ def leave_table_core() -> None:
             os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - {core})
 
 
+def _input_kind(text: str) -> InputKind | None:
+    """``--input``: a backend's name, or ``none``."""
+    return None if text == "none" else InputKind(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m cabinet.table",
         description="The cabinet's table process (started by spit-cabinet run).",
     )
     parser.add_argument("--fd", type=int, required=True, help="the display's socket")
-    parser.add_argument("--input", choices=("gpio", "mock", "none"), default="mock")
+    parser.add_argument(
+        "--input",
+        type=_input_kind,
+        choices=(InputKind.GPIO, InputKind.MOCK, None),
+        metavar="{gpio,mock,none}",
+        default=InputKind.MOCK,
+        help="gpio, mock, or none (the keyboard's edges come from the display)",
+    )
     parser.add_argument("--wiring", type=Path, help="the installer's pin map override")
     parser.add_argument("--lights", help="the LED board's serial port (default: none)")
     parser.add_argument("--data-dir", type=Path, help="the books, for games it must record")
@@ -149,11 +165,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+REFUSED_STATUS = 3
+"""The table's exit status when it refused to run (:class:`TableRefused` sent first)."""
+
+
+def refuse(conn: Connection, reason: str) -> int:
+    """Tell the display why the table cannot run, in one line (no traceback), and give
+    the status to exit with."""
+    log.debug("the table cannot run: %s", reason)  # the display says it, once
+    with contextlib.suppress(OSError):
+        conn.send_bytes(pack_reports([pickle.dumps(TableRefused(reason))]))
+    return REFUSED_STATUS
+
+
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s table: %(message)s")
     # Ctrl+C in a terminal reaches the whole process group: the display stops the table.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM stops it at once, but cleanly: its games recorded, the press socket removed.
+    signal.signal(signal.SIGTERM, _exit)
     realtime, scheduling = become_realtime(args.rt_priority)
     core = take_core()
     if core is not None:
@@ -162,9 +197,12 @@ def main(argv: list[str] | None = None) -> int:
     conn = Connection(args.fd)
     with contextlib.ExitStack() as cleanup:
         edges = EdgeQueue()
-        backend = _open_backend(args, edges, cleanup)
+        try:
+            backend = _open_backend(args, edges, cleanup)
+        except (BackendUnavailableError, WiringError) as exc:
+            return refuse(conn, str(exc))
         identity = TableIdentity(
-            backend=args.input if backend is not None else "keyboard",
+            backend=args.input.value if backend is not None else InputKind.KEYBOARD.value,
             hardware_timestamps=bool(backend is not None and backend.hardware_timestamps),
             realtime=realtime,
             scheduling=scheduling,
@@ -172,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         door = _open_door(args, backend, cleanup)
         lights = _open_lights(args.lights, cleanup)
         autoplay = None
-        if args.autoplay and backend is not None and args.input == "mock":
-            from cabinet.autoplay import AutoPlayers
+        if args.autoplay and backend is not None and args.input is InputKind.MOCK:
+            from cabinet.table.autoplay import AutoPlayers
 
             autoplay = AutoPlayers(
                 backend.change, seed=args.seed, join_after_ns=int(args.autoplay_after * 1e9)
@@ -192,14 +230,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _open_backend(args: argparse.Namespace, edges: EdgeQueue, cleanup: contextlib.ExitStack) -> Any:
-    if args.input == "none":
+    if args.input is None:
         return None
     from cabinet.inputs.select import open_backend
     from cabinet.table.hardware import load_pins
 
     backend = open_backend(args.input, edges, pins=load_pins(args.wiring))
     cleanup.enter_context(backend)
-    if args.press_socket is not None and args.input == "mock":
+    if args.press_socket is not None and args.input is InputKind.MOCK:
         from cabinet.inputs.mock import MockInput
         from cabinet.inputs.press_channel import PressChannel
 

@@ -38,6 +38,7 @@ from cabinet.table.messages import (
     StartGame,
     StopGame,
     TableReady,
+    TableRefused,
     unpack_reports,
 )
 from firmware_bridge.link import LinkHealth
@@ -156,6 +157,11 @@ class TableStatus:
     """What the display knows of the table process."""
 
     ready: TableReady | None = None
+    refused: str | None = None
+    """Why the table cannot run as set up (from its last :class:`TableRefused`), until one
+    starts."""
+    started: bool = False
+    """Whether a table has ever been ready in this run."""
     switches: tuple[SwitchStatus, ...] = ()
     door_open: bool | None = None
     link: LinkHealth | None = None
@@ -165,6 +171,10 @@ class TableStatus:
 
 class TableDiedError(RuntimeError):
     """The table process is gone."""
+
+
+class TableRefusedError(TableDiedError):
+    """The table process exited because it cannot run as set up (its reason, one line)."""
 
 
 class RemoteTable:
@@ -211,7 +221,20 @@ class RemoteTable:
 
     @property
     def error(self) -> BaseException | None:
-        return None if self.alive else TableDiedError("the table process is gone")
+        if self.alive:
+            return None
+        if self.status.refused is not None:
+            return TableRefusedError(self.status.refused)
+        return TableDiedError("the table process is gone")
+
+    @property
+    def started(self) -> bool:
+        return self.status.started
+
+    @property
+    def refused(self) -> str | None:
+        """Why the table cannot run as the cabinet is set up, or ``None``."""
+        return self.status.refused
 
     @property
     def switches(self) -> tuple[SwitchStatus, ...]:
@@ -353,11 +376,15 @@ class RemoteTable:
             self.status.link = report.link
         elif isinstance(report, TableReady):
             self.status.ready = report
+            self.status.refused = None
+            self.status.started = True
             log.info(
                 "table process %d ready: %s, input %s",
                 report.pid,
                 report.scheduling,
                 report.backend,
             )
+        elif isinstance(report, TableRefused):
+            self.status.refused = report.reason
         elif isinstance(report, Measurements):
             self.status.measurements.append(report)

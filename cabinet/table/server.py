@@ -32,12 +32,12 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
 
-from cabinet.autoplay import AutoPlayers
-from cabinet.flow import Phase
 from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import REFEREE_SWITCH_INTERVAL_S, FeedEvent, RefereeFeed
-from cabinet.light_show import countdown_ends_abs_ns, countdown_left_ns, lights_for
+from cabinet.shared.light_show import countdown_ends_abs_ns, game_lights, lights_for
+from cabinet.shared.phase import Phase
+from cabinet.table.autoplay import AutoPlayers
 from cabinet.table.messages import (
     Command,
     Decided,
@@ -325,24 +325,27 @@ class TableServer:
             state = ctx.override
         else:
             game = self._games.get(self._current) if self._current is not None else None
-            if game is not None and table is None:
-                table = game.match.state()
-            countdown = False
-            hints: list[tuple[int, int]] = []
-            if game is not None and table is not None:
-                left = countdown_left_ns(game.match.start_abs_ns, table.spit_due_ns, now)
-                countdown = left is not None
-                if ctx.hints:
-                    hints = [(p, s) for p in game.match.humans for s in table.playable[p]]
-            state = lights_for(
-                ctx.phase,
-                table,
-                countdown=countdown,
-                joined=ctx.joined,
-                winner=ctx.winner,
-                hints=hints,
-                brightness=ctx.brightness,
-            )
+            if game is None:
+                state = lights_for(
+                    ctx.phase,
+                    None,
+                    countdown=False,
+                    joined=ctx.joined,
+                    winner=ctx.winner,
+                    brightness=ctx.brightness,
+                )
+            else:
+                state = game_lights(
+                    ctx.phase,
+                    table if table is not None else game.match.state(),
+                    start_abs_ns=game.match.start_abs_ns,
+                    humans=game.match.humans,
+                    now_abs_ns=now,
+                    hints_on=ctx.hints,
+                    joined=ctx.joined,
+                    winner=ctx.winner,
+                    brightness=ctx.brightness,
+                )
         if state != self._lights_shown:
             self._lights_shown = state
             lights.show(state)

@@ -298,9 +298,9 @@ def render(out: Path, size: tuple[int, int]) -> int:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     import pygame
 
-    from cabinet.display.geometry import Orientation
-    from cabinet.display.renderer import Renderer
-    from cabinet.display.views import TableLabels, table_view
+    from cabinet.drawing.geometry import Orientation
+    from cabinet.drawing.renderer import Renderer
+    from cabinet.drawing.views import TableLabels, table_view
     from cabinet.i18n import Translator, font_path
 
     state = json.loads((out / "state.json").read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Helpers for the tests of bad command-line input: parse as ``cabinet.cli.main`` does,
+"""Helpers for the tests of bad command-line input: parse as ``cabinet.commands.cli.main`` does,
 and check that a refusal is argparse's status 2 with one error line and no traceback."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from cabinet.cli import COMMAND_MODULES, build_parser, main
+from cabinet.commands.cli import COMMAND_MODULES, build_parser, main
 
 UNTIMED = settings(deadline=None)
 """For the hypothesis tests here: the first example imports every command module, and no

@@ -7,7 +7,9 @@ frame (``threaded=False``) so every step is deterministic.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,16 +18,21 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from cabinet.app import CabinetApp
-from cabinet.app_settings import AppSettings
-from cabinet.flow import FlowSettings, Phase
+from cabinet.display.app import CabinetApp
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.flow import FlowSettings
+from cabinet.display.lights_output import LightsOutput
+from cabinet.display.records import RecordSink
+from cabinet.drawing.views import GameOverView
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.keyboard import KeyboardInput, KeyMap
-from cabinet.lights_output import LightsOutput
-from cabinet.records import RecordSink
+from cabinet.inputs.select import Platform
+from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
+from cabinet.storage.store import CabinetStore
+from cabinet.table.remote import RemoteTable
 from firmware_bridge.lights import Mode
 from game.edges import Button
 from game.record import replay, result_of
@@ -149,3 +156,50 @@ def test_lights_and_sound_follow_the_game(screen: pygame.Surface) -> None:
     assert (lights.state["stuck2"].mode is Mode.ON) == stuck[1]
     played = [effect.name for effect in sounds.played]
     assert "countdown" in played and "spit" in played and "play" in played
+
+
+@pytest.mark.skipif(Platform.detect().is_pi, reason="a Pi has a GPIO header")
+def test_a_table_that_refuses_to_run_is_shown_and_tried_again_less_and_less(
+    screen: pygame.Surface, tmp_path: Path
+) -> None:
+    """A real table process that cannot open its buttons (``--input gpio`` with no GPIO
+    header): the out-of-order screen says why, the table is started again only after 2 s,
+    then 4 s (on the cabinet's clock), and those starts are no table restarts for the
+    audits."""
+    clock = VirtualClock(T0)
+    table = RemoteTable(["--input", "gpio"])
+    store = CabinetStore.open(tmp_path)
+    app = make_app(screen, clock, table=table, store=store)
+    app.start()
+    try:
+
+        def refused_process() -> int:
+            """Frames until the table has refused and its process is gone; its pid."""
+            deadline = time.monotonic() + 60
+            pid = table.pid
+            while table.refused is None or table.process is None or table.process.poll() is None:
+                assert time.monotonic() < deadline, "the table never refused"
+                table.wait(0.05)
+                app.step(clock())
+            assert pid is not None
+            return pid
+
+        first = refused_process()
+        frames(app, clock, 0.1)  # the refusal seen: the screen says why
+        assert isinstance(app.last_view, GameOverView)
+        shown = [line for side in app.last_view.players for line in side.lines]
+        assert any("no GPIO header" in line for line in shown), shown
+        frames(app, clock, 1.8)
+        assert table.pid == first  # not started again before 2 s
+        frames(app, clock, 0.2)
+        second = table.pid
+        assert second != first
+        refused_process()
+        frames(app, clock, 3.7)
+        assert table.pid == second  # then 4 s
+        frames(app, clock, 0.4)
+        assert table.pid != second
+        assert store.audits.hardware.lifetime.table_restarts == 0
+    finally:
+        app.stop()
+        store.close(clock())

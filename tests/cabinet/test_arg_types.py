@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cabinet.arg_types import SHOWN_CHARS, float_range, int_range
+from cabinet.commands.arg_types import SHOWN_CHARS, float_range, int_range
 from tests.cabinet.cli_input import UNTIMED, float_in, float_texts
 
 seconds = float_range(0, 600, "seconds")

@@ -1,4 +1,4 @@
-"""The command line's static table of commands (``cabinet.cli.COMMANDS``): it builds the
+"""The command line's static table of commands (``cabinet.commands.cli.COMMANDS``): it builds the
 top-level help without importing the command modules, so it must say what they say."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import importlib
 
 import pytest
 
-from cabinet import cli
+from cabinet.commands import cli
 
 
 def registered_help(module: str) -> tuple[str, str | None]:

@@ -7,7 +7,7 @@ import os
 import socket
 from pathlib import Path
 
-from cabinet.deployment import (
+from cabinet.commands.deployment import (
     INSTALL_ENV_VAR,
     ROLLBACK_LOG,
     STARTED_ENV_VAR,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.cli import main
+from cabinet.commands.cli import main
 from cabinet.commands.doctor import Level, check_data_dir, check_lights, check_wiring
 from firmware_bridge.sim import Config, Simulator
 

@@ -2,7 +2,7 @@
 before it copies anything: a bad file gets one line naming it (and the key), exit status 2,
 and nothing reaches the board.
 
-Every test goes through ``cabinet.cli.main`` with mpremote replaced (as in
+Every test goes through ``cabinet.commands.cli.main`` with mpremote replaced (as in
 ``test_light_commands.py``, the staged ``lights.json`` is read back from its ``-r`` argument):
 no board is needed, and a test sees exactly what would have been copied.
 """
@@ -23,8 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cabinet import cli
-from cabinet.commands import firmware
+from cabinet.commands import cli, firmware
 from firmware_bridge.firmware.config import (
     DEFAULTS,
     DRIVERS,
@@ -187,7 +186,7 @@ def test_the_real_command_prints_no_traceback(tmp_path: Path) -> None:
     config.write_text("[1, 2]\n", encoding="utf-8")
     argv = ["firmware", "flash", "--port", str(tmp_path / "no-port"), "--config", str(config)]
     done = subprocess.run(
-        [sys.executable, "-m", "cabinet.cli", *argv, "--driver", "pwm"],
+        [sys.executable, "-m", "cabinet.commands.cli", *argv, "--driver", "pwm"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -4,24 +4,18 @@ from __future__ import annotations
 
 import random
 
-from cabinet.flow import (
-    Flow,
-    FlowSettings,
-    GameFinished,
-    InitialsEntered,
-    Phase,
-    PhaseChanged,
-    S,
-)
+from cabinet.display.flow import Flow, FlowSettings, GameFinished, InitialsEntered, PhaseChanged, S
 from cabinet.halloffame.board import Category
+from cabinet.shared.phase import Phase
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button, Edge
 from game.events import Termination
 from game.live_match import LiveMatch
 from game.record import replay, result_of
-from game.rules import MS, Rules
+from game.rules import Rules
 from game.summary import Seat
+from game.units import MS
 
 T0 = 1_000 * S
 
@@ -101,7 +95,8 @@ def test_a_lone_player_plays_the_cpu_after_the_wait() -> None:
     assert flow.cpu_seat == 0 and flow.seat_kinds == (Seat.CPU, Seat.HUMAN)
     ready_at = flow.phase_since_ns
     assert T0 + 6 * S <= ready_at <= T0 + 6 * S + MS
-    assert flow.countdown_left_ns(ready_at + MS) == settings.rules.spit_delay_ns - MS
+    assert flow.match is not None  # "ready… spit!" runs its whole countdown from here
+    assert flow.match.start_abs_ns - (ready_at + MS) == settings.rules.spit_delay_ns - MS
 
 
 def test_two_players_join_ready_play_and_abandon_when_idle() -> None:

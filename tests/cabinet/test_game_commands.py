@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.cli import main
-from cabinet.durations import format_margin
-from cabinet.progress import Progress
+from cabinet.commands.cli import main
+from cabinet.commands.durations import format_margin
+from cabinet.commands.progress import Progress
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -12,27 +12,28 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cabinet.app_settings import AppSettings
-from cabinet.display.views import AttractView, GameOverView, JoinView, RaceMoment, TableView
-from cabinet.flow import Flow, FlowSettings, Phase
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.flow import Flow, FlowSettings
+from cabinet.display.presenter import Presenter, phase_sound, sound_cues, sound_for
+from cabinet.drawing.views import AttractView, GameOverView, JoinView, RaceMoment, TableView
 from cabinet.i18n import Translator
-from cabinet.presenter import Presenter, phase_sound, sound_cues, sound_for
+from cabinet.shared.phase import Phase
 from game.cards import Card
 from game.edges import Button
 from game.events import LateEdge, Played, Rejected, RejectReason, Selected, SpitDue
 from game.rules import Rules
 from game.summary import ClosestRace, Seat
+from game.units import MS, S
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = 10**12
-S = 1_000_000_000
 
 CHILD = """
 import json, sys
-from cabinet.app_settings import AppSettings
-from cabinet.flow import Flow, FlowSettings
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.flow import Flow, FlowSettings
 from cabinet.i18n import Translator
-from cabinet.presenter import Presenter, sound_for
+from cabinet.display.presenter import Presenter, sound_for
 from game.events import Selected
 
 t0 = 10**12
@@ -117,7 +118,7 @@ def test_hints_light_the_playable_slots_only_when_asked() -> None:
     flow.update(flow.match.start_abs_ns)
     assert flow.phase is Phase.PLAY
     state = flow.match.state()
-    plain = presenter(flow).show(flow.match.start_abs_ns, state)
+    plain = presenter(flow, hints=False).show(flow.match.start_abs_ns, state)
     hinted = presenter(flow, hints=True).show(flow.match.start_abs_ns, state)
     assert hinted.table_lights is not None and hinted.table_lights.hints
     assert plain.table_lights is not None and not plain.table_lights.hints
@@ -158,9 +159,6 @@ def test_a_join_view_counts_down_to_the_cpu() -> None:
     view = presenter(flow).show(T0 + S // 2, None).view
     assert isinstance(view, JoinView)
     assert view.footer == "The CPU joins in 3 seconds"
-
-
-MS = 1_000_000
 
 
 def playing(best_of: int = 1, seed: int = 2) -> Flow:

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cabinet.cli import main
+from cabinet.commands.cli import main
 from cabinet.commands.replay import EXIT_STDOUT_CLOSED
 from game import record as record_module
 from game.record import MAX_NS

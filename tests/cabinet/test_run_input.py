@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from cabinet.assembly import board_port
 from cabinet.commands import run as run_command
 from cabinet.commands.run import MAX_AUTOPLAY_AFTER_S, MAX_SECONDS
+from cabinet.display.assembly import board_port
 from tests.cabinet.cli_input import (
     UNTIMED,
     accepted,

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cabinet.cli import build_parser, main
 from cabinet.commands import simulate
+from cabinet.commands.cli import build_parser, main
 from cabinet.commands.simulate import CHUNK, IN_FLIGHT, MAX_GAMES, Chunk, max_jobs
 from game.tally import Tally
 from tests.cabinet.cli_input import UNTIMED, accepted, refused

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from cabinet import cli
+from cabinet.commands import cli
 from cabinet.commands import wiring as wiring_command
 from wiring.config import load_config
 from wiring.default import DEFAULT_PIN_MAP

@@ -14,10 +14,10 @@ from game.cpu_match import play_cpu_game
 from game.edges import Button, Edge, EdgeKind
 from game.events import Spat, Termination
 from game.record import MatchRecord, replay, result_of
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS, US
 
 HERE = Path(__file__).resolve().parent
-US = 1_000
 
 
 def deck(top: str) -> tuple[Card, ...]:

@@ -16,8 +16,8 @@ from firmware_bridge import codec
 from firmware_bridge.firmware.board import Board
 from firmware_bridge.lights import GREEN, RED, Light, LightState
 from firmware_bridge.session import LinkSession, Timing, TimingError
+from game.units import MS
 
-MS = 1_000_000
 OFF = LightState.all_off()
 STUCK = OFF.with_lights(stuck1=Light.on(RED))
 SPIT = OFF.with_lights(spit=Light.blink(300, GREEN))

@@ -12,7 +12,7 @@ from game.bots import LEVELS, CpuPlayer, LevelError, choose_play, level
 from game.cpu_match import play_cpu_game
 from game.edges import Button
 from game.engine import Game, fitting_ranks
-from game.rules import MS
+from game.units import MS
 
 from .conftest import cards
 

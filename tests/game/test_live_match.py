@@ -7,7 +7,8 @@ from game.edges import Button, Edge
 from game.events import GameOver, Played, Termination
 from game.live_match import LiveMatch
 from game.record import replay, result_of
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS
 
 START = 5_000_000_000_000  # an arbitrary cabinet clock reading: match time 0
 FRAME = 16_666_667

@@ -15,7 +15,8 @@ from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
 from game.events import Termination
 from game.record import MatchRecord, replay, result_of, start_match
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS
 
 seeds = st.integers(min_value=0, max_value=2**32)
 levels = st.sampled_from(LEVELS)

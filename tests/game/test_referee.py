@@ -9,11 +9,11 @@ import pytest
 from game.edges import Button, Edge
 from game.events import Played, Rejected, RejectReason, Selected, Tie
 from game.referee import ClockError, Referee
-from game.rules import MS, Rules, TieRule
+from game.rules import Rules, TieRule
+from game.units import MS, US
 
 from .conftest import position
 
-US = 1_000
 S1, S2, P1 = Button.SLOT1, Button.SLOT2, Button.PILE1
 
 

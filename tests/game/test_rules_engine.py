@@ -1,4 +1,4 @@
-"""One test (at least) per rule of RULES.md, R1 to R14, on the engine."""
+"""One test (at least) per rule of docs/rules.md, R1 to R14, on the engine."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from game.events import (
     StuckChanged,
     Termination,
 )
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS
 
 from .conftest import cards, deck, position
 

@@ -17,7 +17,8 @@ from cabinet.inputs.mock import MockInput
 from game.cards import Card
 from game.engine import Game
 from game.referee import Referee
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS
 from tests.game.conftest import deck
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

@@ -3,7 +3,7 @@ coins until it is killed.
 
 Run as ``python -m tests.cabinet.money.power_cut_cabinet DATA_DIR SEED [--crash NAME:N]
 [--plant credit-before-commit] [--drain]`` from the repository. It is a whole headless
-cabinet (:class:`cabinet.app.CabinetApp`, the dummy video driver) on a virtual clock, with
+cabinet (:class:`cabinet.display.app.CabinetApp`, the dummy video driver) on a virtual clock, with
 both coin lines and the SERVICE button on gpiozero mock pins driven by timed pulses (a
 seeded mix of good coins, too short and too long pulses, service credits), two simulated
 players who start a game with their pile buttons whenever the credits cover it, and the
@@ -40,9 +40,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 from gpiozero.pins.mock import MockFactory
 
-from cabinet.app import CabinetApp
-from cabinet.app_settings import AppSettings
-from cabinet.autoplay import AutoPlayers
+from cabinet.display.app import CabinetApp
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import COIN1, COIN2, SERVICE, Control
 from cabinet.inputs.edge_queue import EdgeQueue
@@ -51,7 +51,6 @@ from cabinet.inputs.mock import MockInput
 from cabinet.money.coins import Coin
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.money.outputs import GpioCoinLines
-from cabinet.records import StoredRecords
 from cabinet.sound import SoundBoard
 from cabinet.storage.setting_table import (
     BONUS_CREDITS,
@@ -63,10 +62,11 @@ from cabinet.storage.setting_table import (
     MAX_CREDITS,
 )
 from cabinet.storage.store import CabinetStore
+from cabinet.table.autoplay import AutoPlayers
 from game.edges import Button
+from game.units import MS
 
 FRAME = 16_666_667
-MS = 1_000_000
 COIN2_GPIO = 7
 """Coin 2 on SPI0's GPIO7, as docs/pricing.md wires it."""
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from cabinet.inputs.controls import COIN1, COIN2, TEST
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
 from cabinet.money.coins import Coin, CoinDetector, CoinError, CoinErrorKind
-from game.rules import MS
+from game.units import MS
 
 T = 5_000 * MS
 

@@ -30,7 +30,7 @@ from cabinet.storage.setting_table import (
     UNITS_PER_CREDIT,
 )
 from cabinet.storage.store import CabinetStore
-from game.rules import MS
+from game.units import MS
 
 T = 10**12
 

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cabinet.money.meter import MeterPulser
-from game.rules import MS
+from game.units import MS
 
 
 class Line:

@@ -18,23 +18,23 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from cabinet.app import CabinetApp
-from cabinet.app_settings import AppSettings
+from cabinet.display.app import CabinetApp
+from cabinet.display.app_settings import AppSettings
+from cabinet.display.lights_output import LightsOutput
+from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.keyboard import KeyboardInput, default_keymap
 from cabinet.inputs.mock import MockInput
-from cabinet.lights_output import LightsOutput
-from cabinet.records import StoredRecords
 from cabinet.service.screen import MenuScreen
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
+from game.units import S
 
 FRAME = 16_666_667
 T0 = 10**12
-S = 1_000_000_000
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from pathlib import Path
 import pygame
 import pytest
 
-from cabinet.flow import Phase
 from cabinet.inputs.controls import Control
+from cabinet.shared.phase import Phase
 from cabinet.storage.audits import Seat
 from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore

@@ -9,14 +9,14 @@ from collections.abc import Iterator
 import pygame
 import pytest
 
-from cabinet.autoplay import AutoPlayers
-from cabinet.display.fame_views import FameBoardView, InitialsView
-from cabinet.flow import Phase
+from cabinet.drawing.fame_views import FameBoardView, InitialsView
 from cabinet.halloffame.board import Category
 from cabinet.halloffame.names import BLANK
 from cabinet.inputs.controls import Control
+from cabinet.shared.phase import Phase
 from cabinet.storage.setting_table import CPU_LEVEL, JOIN_CPU_WAIT_S
 from cabinet.storage.store import CabinetStore
+from cabinet.table.autoplay import AutoPlayers
 from game.edges import Button
 
 from .conftest import FRAME, Cabinet, S

@@ -12,9 +12,8 @@ from cabinet.service.draw import BARS, MenuRenderer
 from cabinet.service.screen import MenuScreen, Row
 from firmware_bridge.lights import LIGHT_NAMES, Mode
 from game.edges import Button
+from game.units import US
 from tests.cabinet.service.conftest import Cabinet
-
-US = 1_000
 
 
 def open_test(cab: Cabinet, name: str) -> None:

@@ -11,16 +11,16 @@ import pygame
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from cabinet.flow import Phase
 from cabinet.inputs.controls import COIN1
 from cabinet.money.outputs import GpioCoinLines
+from cabinet.shared.phase import Phase
 from cabinet.storage.setting_table import FREE_PLAY, MAX_CREDITS, UNITS_PER_CREDIT
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
+from game.units import MS
 
 from .conftest import Cabinet
 
-MS = 1_000_000
 METER, LOCKOUT = 21, 8
 
 

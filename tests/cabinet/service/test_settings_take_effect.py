@@ -16,7 +16,8 @@ from cabinet.storage.setting_table import SETTINGS, in_group
 from cabinet.storage.setting_types import Setting, SettingGroup
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
-from game.rules import MS, TieRule
+from game.rules import TieRule
+from game.units import MS
 from tests.cabinet.service.conftest import Cabinet
 
 Check = Callable[[Cabinet], bool]

@@ -13,7 +13,8 @@ from game.bots import level
 from game.edges import Button
 from game.events import Termination
 from game.live_match import LiveMatch
-from game.rules import MS, Rules
+from game.rules import Rules
+from game.units import MS
 from tests.cabinet.clocks import WallClock
 
 from .conftest import cpu_game

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cabinet.cli import main
+from cabinet.commands.cli import main
 from cabinet.storage.audits import AuditGroup
 from cabinet.storage.database import APPLICATION_ID, Access
 from cabinet.storage.paths import database_path

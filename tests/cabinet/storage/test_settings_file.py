@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cabinet.cli import main
+from cabinet.commands.cli import main
 from cabinet.storage.paths import database_path
 from cabinet.storage.setting_table import SETTINGS
 from cabinet.storage.settings import Settings

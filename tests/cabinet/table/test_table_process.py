@@ -6,12 +6,17 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from cabinet.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG
+import pytest
+
+from cabinet.commands.deployment import INSTALL_ENV_VAR, ROLLBACK_LOG
 from cabinet.inputs.controls import Control
 from cabinet.inputs.press_channel import PressSender, decode_press, encode_press
+from cabinet.inputs.select import Platform
 from cabinet.storage.store import CabinetStore
 from cabinet.table.remote import RemoteMatch, RemoteTable
 from game.edges import Button
@@ -19,10 +24,9 @@ from game.events import Played, Rejected, RejectReason, Selected, Started
 from game.live_match import LiveMatch
 from game.record import replay, result_mismatches
 from game.rules import Rules
+from game.units import US
 
-from .conftest import Cabinet, table_reports_until, wait_for_exit
-
-US = 1_000
+from .conftest import DEADLINE_S, Cabinet, table_reports_until, wait_for_exit
 
 
 def race_seed(rules: Rules) -> tuple[int, int, int, int]:
@@ -278,3 +282,50 @@ def test_a_coin_through_the_table_process_is_credited_and_kept(
         assert store.audits.money.lifetime.earnings_cents == 100
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("whom", ["display", "group"])
+def test_sigterm_stops_the_cabinet_cleanly_and_removes_the_press_socket(
+    cabinet_dirs: tuple[Path, Path], whom: str
+) -> None:
+    """A plain ``kill`` (SIGTERM) to the display, or to the display and the table at
+    once: the run ends as with SIGINT (status 0, its last line logged) and the press
+    socket is gone, so a client waiting for it is never refused by a stale one."""
+    data, sock = cabinet_dirs
+    cab = Cabinet(data, sock)
+    try:
+        cab.wait_for(r"table process \d+ ready")
+        assert sock.exists()
+        table = int(cab.wait_for(r"table process (\d+) ready").group(1))
+        targets = [cab.proc.pid] + ([table] if whom == "group" else [])
+        for pid in targets:
+            os.kill(pid, signal.SIGTERM)
+        status = cab.proc.wait(DEADLINE_S)
+    finally:
+        cab.stop()
+    assert status == 0
+    assert "stopped after" in "\n".join(cab.lines)
+    assert not sock.exists()
+    assert not any("Traceback" in line for line in cab.lines)
+
+
+@pytest.mark.skipif(Platform.detect().is_pi, reason="a Pi has a GPIO header")
+def test_run_on_a_machine_with_no_gpio_refuses_at_once_with_one_line(tmp_path: Path) -> None:
+    """``--input gpio`` where there is no GPIO header: the table process cannot open its
+    buttons. It says why to the display (no traceback, no restart loop), and ``run``
+    stops at once with that one line and status 2."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    env.pop("GPIOZERO_PIN_FACTORY", None)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "cabinet", "run", "--input", "gpio", "--lights", "none",
+         "--seconds", "60", "--data-dir", str(tmp_path)],
+        capture_output=True, text=True, env=env, timeout=DEADLINE_S, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    reason = "spit-cabinet: this machine has no GPIO header"
+    assert done.stderr.count("no GPIO header") == 1, done.stderr
+    assert done.stderr.rstrip().splitlines()[-1].startswith(reason)
+    assert "table stopped: restarting" not in done.stderr
+    assert time.monotonic() - started < 30  # not the whole minute asked for

@@ -1,0 +1,119 @@
+"""The hall of fame's screens from the flow and the board: plain values, no pygame.
+
+:func:`initials_view` is the initials phase (each player who set a record enters
+initials, the other sees their game); :func:`board_view` the board for attract's turn.
+Figures are written as players read them: a game time as ``1:02.35``, a race margin in
+milliseconds, streaks and plays as counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from cabinet.display.flow import Flow
+from cabinet.drawing.fame_views import (
+    FameBoardView,
+    FameColumn,
+    FameRow,
+    InitialsPanel,
+    InitialsView,
+)
+from cabinet.halloffame.board import Board, Candidate, Category
+from cabinet.halloffame.names import shown_initials
+from cabinet.i18n import Translator
+from firmware_bridge.lights import LightState
+from game.units import MS
+
+
+def category_title(tr: Translator, category: Category) -> str:
+    """E.g. "Fastest win against Skilled", "Closest race won"."""
+    level = category.cpu_level
+    if level is not None:
+        cpu = tr.t(f"cpu.level.{level}")
+        return tr.t("fame.category.fastest_win_cpu", name=cpu)
+    return tr.t(f"fame.category.{category.value}")
+
+
+def figure_text(tr: Translator, category: Category, figure: int) -> str:
+    """A figure as players read it."""
+    if category is Category.CLOSEST_RACE_WON:
+        return f"{tr.decimal(figure / MS, 3)} ms"
+    if category is Category.LONGEST_STREAK:
+        return tr.t("fame.figure.wins", count=figure)
+    if category is Category.MOST_PLAYS:
+        return tr.t("gameover.plays", count=figure)
+    minutes, ms = divmod(figure, 60_000)
+    seconds = tr.decimal(ms / 1000, 2).rjust(5, "0")
+    return f"{minutes}:{seconds}"
+
+
+def _rank(board: Board, category: Category, entry_id: int) -> int | None:
+    for k, entry in enumerate(board.top(category)):
+        if entry.order == entry_id:
+            return k + 1
+    return None
+
+
+def initials_view(
+    tr: Translator,
+    flow: Flow,
+    board: Board,
+    names: Sequence[str],
+    now_ns: int,
+    lights: LightState | None,
+) -> InitialsView:
+    """The initials phase: ``names`` are the seats' names (``Player 1``, ``CPU``)."""
+    panels: list[InitialsPanel] = []
+    for p in (0, 1):
+        entry = flow.entries.get(p)
+        if entry is None:
+            panels.append(InitialsPanel(names[p], (tr.t("fame.well_played"),)))
+            continue
+        records: tuple[tuple[int, Candidate], ...] = flow.entry_records.get(p, ())
+        lines = []
+        for entry_id, candidate in records:
+            rank = _rank(board, candidate.category, entry_id)
+            place = f" · #{rank}" if rank is not None else ""
+            lines.append(
+                f"{category_title(tr, candidate.category)}: "
+                f"{figure_text(tr, candidate.category, candidate.figure)}{place}"
+            )
+        status = (
+            tr.t("fame.saved")
+            if entry.done
+            else tr.t("fame.seconds_left", seconds=entry.seconds_left(now_ns))
+        )
+        panels.append(
+            InitialsPanel(
+                tr.t("fame.new_record"),
+                tuple(lines),
+                letters=entry.showing,
+                position=entry.position,
+                status=status,
+            )
+        )
+    return InitialsView((panels[0], panels[1]), tr.t("fame.help"), lights)
+
+
+def board_view(
+    tr: Translator, board: Board, new_after: int, lights: LightState | None
+) -> FameBoardView:
+    """The board: each category with entries, best first; entries whose order is above
+    ``new_after`` are marked new."""
+    columns = []
+    for category in Category:
+        top = board.top(category)
+        if not top:
+            continue
+        rows = tuple(
+            FameRow(
+                f"{k + 1}.",
+                shown_initials(e.initials),
+                figure_text(tr, category, e.figure),
+                e.date,
+                new=e.order > new_after,
+            )
+            for k, e in enumerate(top)
+        )
+        columns.append(FameColumn(category_title(tr, category), rows))
+    return FameBoardView(tr.t("fame.title"), tuple(columns), lights)

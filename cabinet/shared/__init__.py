@@ -1,0 +1,3 @@
+"""What both processes use: the cabinet's phase (:mod:`cabinet.shared.phase`) and what
+the indicator lights show for it (:mod:`cabinet.shared.light_show`). Nothing here imports
+either process's modules."""

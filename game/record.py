@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ from game.referee import Referee
 from game.rules import Rules, RulesError, clipped_repr
 from game.summary import GameSummary
 from game.summary import summarize as summarize  # re-exported: it used to live here
-from game.values import is_int
+from game.values import UnreadableFileError, is_int, read_bounded, unreadable_kind
 
 FORMAT = "spit-match"
 VERSION = 1
@@ -169,19 +168,16 @@ class MatchRecord:
         :data:`MAX_RECORD_BYTES` (a file that is neither, such as a device, is refused
         before it is opened)."""
         try:
-            kind = _unreadable_kind(path.stat().st_mode)
+            kind = unreadable_kind(path.stat().st_mode)
             if kind is not None:
                 raise RecordError(
                     "file", f"{path} is {kind}: a record is read from a regular file or a pipe"
                 )
-            with path.open("rb") as f:
-                raw = f.read(MAX_RECORD_BYTES + 1)
+            raw = read_bounded(path, MAX_RECORD_BYTES)
         except OSError as exc:
             raise RecordError("file", f"cannot read {path}: {exc.strerror or exc}") from None
-        if len(raw) > MAX_RECORD_BYTES:
-            raise RecordError(
-                "file", f"{path} is larger than the limit of {MAX_RECORD_BYTES} bytes"
-            )
+        except UnreadableFileError as exc:
+            raise RecordError("file", str(exc)) from None
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -206,21 +202,6 @@ def _read_ns(field: str, value: object, low: int) -> int:
     if value > MAX_NS:
         raise RecordError(field, f"must be at most {MAX_NS} (2**63 - 1), got {value}")
     return value
-
-
-def _unreadable_kind(mode: int) -> str | None:
-    """What a file that is neither a regular file nor a pipe is, or ``None``."""
-    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
-        return None
-    for test, kind in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISSOCK, "a socket"),
-    ):
-        if test(mode):
-            return kind
-    return "not a regular file"
 
 
 class _LongInteger:

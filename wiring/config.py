@@ -75,6 +75,10 @@ MAX_CONFIG_CHARS = 1_000_000
 """The longest override file read (characters): a whole pin map is about 1,500."""
 
 
+MAX_CONFIG_BYTES = 256 * 1024
+"""The largest override file read (one that lists every control is under 2 KB)."""
+
+
 def load_config(path: str | Path, base: PinMap = DEFAULT_PIN_MAP) -> PinMap:
     """Read the override file at ``path`` and return ``base`` with its changes.
 
@@ -82,9 +86,12 @@ def load_config(path: str | Path, base: PinMap = DEFAULT_PIN_MAP) -> PinMap:
     """
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with Path(path).open("rb") as f:  # a pin map is a few kilobytes: read no more
+            raw = f.read(MAX_CONFIG_BYTES + 1)
     except OSError as e:
         raise ConfigError(f"cannot read the file: {e.strerror or e}").located(source) from e
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"larger than the limit of {MAX_CONFIG_BYTES} bytes").located(source)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

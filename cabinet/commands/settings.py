@@ -22,6 +22,7 @@ from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import SETTINGS
 from cabinet.storage.settings_file import SettingsFileError, export_text, read_text
 from cabinet.storage.store import CabinetStore
+from game.values import UnreadableFileError, read_bounded
 
 
 def register(subparsers: Any) -> None:
@@ -103,11 +104,18 @@ def _export(store: CabinetStore, file: str) -> int:
     return 0
 
 
+MAX_SETTINGS_FILE_BYTES = 1024 * 1024
+"""A settings file is a few kilobytes; one larger than this is refused unread."""
+
+
 def _import(store: CabinetStore, path: Path) -> int:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_SETTINGS_FILE_BYTES).decode("utf-8")
     except OSError as exc:
         print(f"settings import: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except UnreadableFileError as exc:
+        print(f"settings import: {exc}", file=sys.stderr)
         return 2
     except UnicodeDecodeError:
         print(f"settings import: {path} is not UTF-8 text", file=sys.stderr)

@@ -1,69 +1,49 @@
-"""A small TOML writer for settings files: tables of strings, integers, floats, booleans
-and sub-tables (the standard library reads TOML, :mod:`tomllib`, but does not write it).
+"""Settings files as TOML, with a comment above each setting: the layout is written
+here, every key, table header and value by tomli-w (the standard library reads TOML,
+:mod:`tomllib`, but does not write it; tomli-w writes no comments).
 
 What it writes, :func:`tomllib.loads` reads back to the same values.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Mapping
-from typing import Union
+from typing import Any, Union
+
+import tomli_w
 
 TomlValue = Union[str, int, float, bool, "Mapping[str, TomlValue]"]
 """What :func:`dumps` writes: scalars, and mappings as (sub-)tables."""
-
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
 
 
 class TomlWriteError(ValueError):
     """A value TOML cannot hold (or this writer does not write)."""
 
 
-def key(name: str) -> str:
-    """A key as TOML writes it: bare when it can be, else a quoted string."""
-    return name if _BARE_KEY.fullmatch(name) else string(name)
-
-
-def string(text: str) -> str:
-    """A TOML basic string (double quotes, escapes for quotes, backslashes and control
-    characters)."""
-    out = []
-    for ch in text:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+def _encoded(document: dict[str, Any]) -> str:
+    try:
+        return tomli_w.dumps(document).rstrip("\n")
+    except TypeError as exc:
+        raise TomlWriteError(f"TOML cannot hold {exc}") from None
 
 
 def scalar(value: object) -> str:
     """A string, integer, float or boolean as TOML writes it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)
-    if isinstance(value, str):
-        return string(value)
-    raise TomlWriteError(f"TOML cannot hold a {type(value).__name__}: {value!r}")
+    if isinstance(value, Mapping | list | tuple) or value is None:
+        raise TomlWriteError(f"TOML cannot hold a {type(value).__name__}: {value!r}")
+    return _encoded({"x": value}).split(" = ", 1)[1]
+
+
+def _assignment(name: str, value: object) -> str:
+    scalar(value)  # refuses what this writer does not write
+    return _encoded({name: value})
+
+
+def _header(path: tuple[str, ...]) -> str:
+    nested: dict[str, Any] = {}
+    for part in reversed(path):
+        nested = {part: nested}
+    return _encoded(nested)
 
 
 def dumps(
@@ -96,7 +76,7 @@ def _table(
     dotted = ".".join(path)
     if dotted in notes and len(path) > 1:
         lines.append(_comment(notes[dotted]))
-    lines.append("[" + ".".join(key(p) for p in path) + "]")
+    lines.append(_header(path))
     subtables = []
     for name, value in values.items():
         if isinstance(value, Mapping):
@@ -105,7 +85,7 @@ def _table(
         note = notes.get(f"{dotted}.{name}")
         if note:
             lines.append(_comment(note))
-        lines.append(f"{key(name)} = {scalar(value)}")
+        lines.append(_assignment(name, value))
     for name, value in subtables:
         _table(lines, (*path, name), value, notes)
 

@@ -184,3 +184,28 @@ def test_show_lists_every_setting(tmp_path: Path, capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     for s in SETTINGS:
         assert f"  {s.name} " in out
+
+
+@pytest.mark.parametrize("kind", ["device", "huge"])
+def test_a_file_too_big_or_a_device_is_refused_unread(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``settings import /dev/zero`` would never end, and a huge file would be read whole
+    before it is parsed: both are refused in one line, and nothing changes."""
+    from cabinet.commands.settings import MAX_SETTINGS_FILE_BYTES
+
+    data = tmp_path / "data"
+    CabinetStore.open(data).close()
+    before = _digest(database_path(data))
+    if kind == "device":
+        source = Path("/dev/zero")
+        words = "is a character device"
+    else:
+        source = tmp_path / "huge.toml"
+        source.write_bytes(b"#" * (MAX_SETTINGS_FILE_BYTES + 1))
+        words = f"larger than the limit of {MAX_SETTINGS_FILE_BYTES} bytes"
+    assert main(["settings", "import", str(source), "--data-dir", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert words in err
+    assert _digest(database_path(data)) == before

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.machine_info import machine
 from cabinet.display.app import CabinetApp, run_frames
 from cabinet.display.app_settings import AppSettings
+from cabinet.display.parts import CabinetParts
 from cabinet.inputs.controls import COIN1
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.mock import MockInput
@@ -77,7 +78,8 @@ def coin_to_screen(directory: Path, coins: int) -> dict[str, object]:
     edges = EdgeQueue()
     mock = MockInput(edges)
     mock.open()
-    app = CabinetApp(screen, edges, AppSettings.from_stored(store.settings), seed=5, store=store)
+    settings = AppSettings.from_stored(store.settings)
+    app = CabinetApp(screen, edges, settings, CabinetParts(store=store), seed=5)
     app.start()
     ends: list[int] = []  # each coin's pulse end, in insertion order
     delays: list[float] = []

@@ -26,6 +26,7 @@ import pygame
 from cabinet.display.app import FRAME_NS, CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.parts import CabinetParts
 from cabinet.display.records import StoredRecords
 from cabinet.drawing.fame_views import FameBoardView
 from cabinet.drawing.geometry import Orientation
@@ -62,11 +63,13 @@ class Shoot:
             self.screen,
             self.edges,
             settings,
+            CabinetParts(
+                store=store,
+                records=StoredRecords(store) if store is not None else None,
+            ),
             clock=lambda: self.now,
             threaded=False,
             seed=seed,
-            store=store,
-            records=StoredRecords(store) if store is not None else None,
         )
         self.people = AutoPlayers(self._press, seed=seed, join_after_ns=10**18)
 

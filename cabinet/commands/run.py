@@ -35,6 +35,7 @@ from cabinet.display.assembly import (
     lights_output,
     record_sink,
 )
+from cabinet.display.parts import CabinetParts
 from cabinet.drawing.backend import BackendChoice, DisplayBackend
 from cabinet.drawing.geometry import Orientation
 from cabinet.drawing.gpu import prepare_environment
@@ -346,19 +347,21 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         screen,
         edges,
         settings,
-        sounds=sounds,
-        lights=lights_output(port, table),
-        records=records,
+        CabinetParts(
+            sounds=sounds,
+            lights=lights_output(port, table),
+            records=records,
+            pump_input=pump_input,
+            store=store,
+            set_mode=set_mode,
+            fallback=fallback_for(ScreenRequest(screen.size, full, flags)),
+            input_backend=backend,
+            table=table,
+            settings_overlay=lambda settings: overlay(settings, args),
+            door_open=door_open_from(table),
+            coin_lines=lines,
+        ),
         seed=args.seed,
-        pump_input=pump_input,
-        store=store,
-        set_mode=set_mode,
-        fallback=fallback_for(ScreenRequest(screen.size, full, flags)),
-        input_backend=backend,
-        table=table,
-        settings_overlay=lambda settings: overlay(settings, args),
-        door_open=door_open_from(table),
-        coin_lines=lines,
     )
     cleanup.callback(app.books.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d, %s", backend_name, *screen.size, screen.describe)

@@ -27,27 +27,24 @@ from cabinet.display.app_settings import AppSettings
 from cabinet.display.books import Books
 from cabinet.display.flow import Flow, GameFinished, InitialsEntered, Notice
 from cabinet.display.lights_output import LightsOutput
+from cabinet.display.parts import NO_PARTS, CabinetParts
 from cabinet.display.presenter import FameShown, Presenter, phase_sound, sound_cues
 from cabinet.display.records import RecordSink
-from cabinet.display.service_host import ServiceHost, SettingsOverlay
+from cabinet.display.service_host import ServiceHost
 from cabinet.drawing.backend import BackendFailed, DisplayBackend
 from cabinet.drawing.renderer import Renderer
 from cabinet.drawing.software import SoftwareBackend
 from cabinet.drawing.views import View
 from cabinet.i18n import Translator, font_path
-from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import SERVICE, TEST
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
-from cabinet.inputs.door import DoorOpen
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent, PlayerPress
 from cabinet.money.keeper import MoneyKeeper
-from cabinet.money.outputs import CoinLines
 from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
 from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
-from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
 from game.edges import Button
@@ -80,46 +77,24 @@ class CabinetApp:
         screen: DisplayBackend | pygame.Surface,
         edges: EdgeQueue,
         settings: AppSettings,
+        parts: CabinetParts = NO_PARTS,
         *,
         clock: Callable[[], int] = time.monotonic_ns,
-        sounds: SoundBoard | None = None,
-        lights: LightsOutput | None = None,
-        records: RecordSink | None = None,
         seed: int | None = None,
         threaded: bool = True,
-        pump_input: Callable[[], None] | None = None,
-        store: CabinetStore | None = None,
-        door_open: DoorOpen | None = None,
-        set_mode: Callable[[str], DisplayBackend | pygame.Surface] | None = None,
-        fallback: Callable[[], DisplayBackend] | None = None,
-        input_backend: InputBackend | None = None,
-        table: Table | None = None,
-        settings_overlay: SettingsOverlay | None = None,
-        coin_lines: CoinLines | None = None,
-        money: MoneyKeeper | None = None,
     ) -> None:
         """``screen``: the display backend that draws (a surface: the software backend on
-        it). ``fallback()``: the software backend to hand over to if that one fails
-        mid-run (default: one on ``pygame.display.set_mode`` at the same size).
-
-        ``table``: what decides the games (the table process's
-        :class:`~cabinet.table.remote.RemoteTable` on the cabinet); by default a
-        :class:`~cabinet.table.local.LocalTable` on ``edges``, with the referee on a thread
-        of this process (``threaded``), or pumped from :meth:`step` (``threaded=False``:
-        tests with a virtual clock).
-
-        ``store``: the cabinet's stored settings and books; with it, TEST opens the
-        service menu (:meth:`open_service`). ``door_open()``: whether the door is open
-        (the menu needs it; default: no door switch). ``set_mode(resolution)``: opens the
-        screen at a resolution setting (``"auto"`` or ``"WIDTHxHEIGHT"``) and returns it,
-        for a resolution changed in the menu. ``input_backend``: shown in the input
-        test (hardware timestamps or not). ``settings_overlay``: what this run's command
-        line puts on top of the stored settings, applied again whenever the menu hands
-        back new settings (``set_mode`` returns the screen's backend, or a surface).
-        ``coin_lines``: the coin meter and lockout outputs; ``money``:
-        the money keeper (default: one over ``store``, driving ``coin_lines``; none
-        without a store: every game free). Nothing is changed from outside after
-        construction."""
+        it); ``parts``: everything else it is put together from
+        (:class:`~cabinet.display.parts.CabinetParts`, each with its default). By default
+        the table is a :class:`~cabinet.table.local.LocalTable` on ``edges``, with the
+        referee on a thread of this process (``threaded``), or pumped from :meth:`step`
+        (``threaded=False``: tests with a virtual clock). Nothing is changed from outside
+        after construction."""
+        sounds, lights, records = parts.sounds, parts.lights, parts.records
+        pump_input, store, door_open = parts.pump_input, parts.store, parts.door_open
+        set_mode, fallback, input_backend = parts.set_mode, parts.fallback, parts.input_backend
+        table, settings_overlay = parts.table, parts.settings_overlay
+        coin_lines, money = parts.coin_lines, parts.money
         self.output: DisplayBackend = _backend(screen)
         self._fallback = fallback
         self.fallbacks = 0

@@ -22,6 +22,7 @@ from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
 from cabinet.display.lights_output import LightsOutput
+from cabinet.display.parts import CabinetParts
 from cabinet.display.records import RecordSink
 from cabinet.drawing.views import GameOverView
 from cabinet.inputs.clock import VirtualClock
@@ -53,7 +54,8 @@ def screen() -> Iterator[pygame.Surface]:
 def make_app(screen: pygame.Surface, clock: VirtualClock, **kw: object) -> CabinetApp:
     edges = kw.pop("edges", EdgeQueue())
     settings = kw.pop("settings", AppSettings(flow=FlowSettings(join_wait_s=2)))
-    return CabinetApp(screen, edges, settings, clock=clock, threaded=False, seed=11, **kw)
+    parts = CabinetParts(**kw)  # type: ignore[arg-type]  # kw: parts by name
+    return CabinetApp(screen, edges, settings, parts, clock=clock, threaded=False, seed=11)
 
 
 def frames(app: CabinetApp, clock: VirtualClock, seconds: float, step: int = FRAME) -> None:

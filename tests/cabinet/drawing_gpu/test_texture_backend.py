@@ -15,6 +15,7 @@ import pytest
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.parts import CabinetParts
 from cabinet.drawing.backend import BackendKind
 from cabinet.drawing.geometry import Orientation
 from cabinet.drawing.renderer import Renderer
@@ -95,10 +96,12 @@ def app_on(backend: object) -> tuple[CabinetApp, EdgeQueue, list[int]]:
         backend,  # type: ignore[arg-type]
         edges,
         settings,
+        CabinetParts(
+            fallback=None,
+        ),
         clock=lambda: now[0],
         threaded=False,
         seed=4,
-        fallback=None,
     )
     return app, edges, now
 

@@ -42,6 +42,7 @@ from gpiozero.pins.mock import MockFactory
 
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
+from cabinet.display.parts import CabinetParts
 from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import COIN1, COIN2, SERVICE, Control
@@ -156,13 +157,15 @@ def main(argv: list[str]) -> int:
         screen,
         edges,
         AppSettings.from_stored(store.settings),
+        CabinetParts(
+            store=store,
+            records=StoredRecords(store),
+            sounds=SoundBoard.silent(),
+            money=keeper,
+        ),
         clock=clock,
         threaded=False,
         seed=args.seed,
-        store=store,
-        records=StoredRecords(store),
-        sounds=SoundBoard.silent(),
-        money=keeper,
     )
     if args.drain:
         while keeper.ledger.meter_owed:

@@ -21,6 +21,7 @@ import pygame
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.lights_output import LightsOutput
+from cabinet.display.parts import CabinetParts
 from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import SERVICE, TEST, Control
@@ -75,16 +76,18 @@ class Cabinet:
             screen,
             self.edges,
             settings,
+            CabinetParts(
+                pump_input=pump,
+                store=store,
+                records=StoredRecords(store),
+                sounds=self.sounds,
+                lights=self.lights,
+                input_backend=self.backend,
+                **kw,
+            ),
             clock=self.clock,
             threaded=False,
             seed=7,
-            pump_input=pump,
-            store=store,
-            records=StoredRecords(store),
-            sounds=self.sounds,
-            lights=self.lights,
-            input_backend=self.backend,
-            **kw,
         )
 
     def close(self) -> None:

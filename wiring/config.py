@@ -75,8 +75,10 @@ MAX_CONFIG_CHARS = 1_000_000
 """The longest override file read (characters): a whole pin map is about 1,500."""
 
 
-MAX_CONFIG_BYTES = 256 * 1024
-"""The largest override file read (one that lists every control is under 2 KB)."""
+MAX_CONFIG_BYTES = 4 * MAX_CONFIG_CHARS
+"""The most bytes read of an override file (one that lists every control is under 2 KB):
+as many as :data:`MAX_CONFIG_CHARS` characters can take in UTF-8, so a file is refused
+unread only when it is over the character limit anyway."""
 
 
 def load_config(path: str | Path, base: PinMap = DEFAULT_PIN_MAP) -> PinMap:

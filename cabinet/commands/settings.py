@@ -20,7 +20,12 @@ from cabinet.storage.database import Access
 from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import SETTINGS
-from cabinet.storage.settings_file import SettingsFileError, export_text, read_text
+from cabinet.storage.settings_file import (
+    MAX_FILE_CHARS,
+    SettingsFileError,
+    export_text,
+    read_text,
+)
 from cabinet.storage.store import CabinetStore
 from game.values import UnreadableFileError, read_bounded
 
@@ -104,8 +109,9 @@ def _export(store: CabinetStore, file: str) -> int:
     return 0
 
 
-MAX_SETTINGS_FILE_BYTES = 1024 * 1024
-"""A settings file is a few kilobytes; one larger than this is refused unread."""
+MAX_SETTINGS_FILE_BYTES = 4 * MAX_FILE_CHARS
+"""The most bytes read of a settings file (a few kilobytes): as many as the character
+limit can take in UTF-8, so a file is refused unread only when it is over that anyway."""
 
 
 def _import(store: CabinetStore, path: Path) -> int:

@@ -274,15 +274,15 @@ def test_the_documented_example_loads() -> None:
 
 
 def test_an_override_file_over_the_limit_is_refused_unread(tmp_path: Path) -> None:
-    """A pin map is a few kilobytes; a file (or device) longer than the limit is refused
-    after reading at most one byte past it."""
-    from wiring.config import MAX_CONFIG_BYTES
+    """A pin map is a few kilobytes; a file (or a device) longer than the bytes its
+    character limit can take is refused after reading at most one byte past that."""
+    from wiring.config import MAX_CONFIG_BYTES, MAX_CONFIG_CHARS
 
     huge = tmp_path / "huge.toml"
     huge.write_bytes(b"#" * (MAX_CONFIG_BYTES + 1))
     for source in (huge, Path("/dev/zero")):
         with pytest.raises(ConfigError, match=f"larger than the limit of {MAX_CONFIG_BYTES}"):
             load_config(source)
-    fits = tmp_path / "fits.toml"
-    fits.write_bytes(b"#" * MAX_CONFIG_BYTES)
+    fits = tmp_path / "fits.toml"  # as long as the character limit allows
+    fits.write_bytes(b"#" * MAX_CONFIG_CHARS)
     assert load_config(fits) == DEFAULT_PIN_MAP

@@ -48,9 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
 from bench.processes import cabinet_figures
-from cabinet.display.app import FRAME_NS, CabinetApp, run_frames
+from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.frame_loop import FRAME_NS, run_frames
 from cabinet.drawing.backend import DisplayBackend
 from cabinet.drawing.gpu import Gpu, GpuError, open_window
 from cabinet.drawing.software import SoftwareBackend

@@ -37,8 +37,9 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.machine_info import machine
-from cabinet.display.app import CabinetApp, run_frames
+from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
+from cabinet.display.frame_loop import run_frames
 from cabinet.display.parts import CabinetParts
 from cabinet.inputs.controls import COIN1
 from cabinet.inputs.edge_queue import EdgeQueue

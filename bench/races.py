@@ -45,12 +45,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import heapq
 import json
-import math
 import os
-import random
-import select
 import subprocess
 import sys
 import tempfile
@@ -60,7 +56,9 @@ from typing import Any
 
 from board_sim import ROOT, simulated_board
 from machine_info import machine
-from processes import cabinet_figures
+from processes import VIDEO_DRIVERS, cabinet_figures
+from race_sim import exact_ties, simulated_races
+from stalls import in_stalls, start_stall_monitor, stop_stall_monitor
 
 # Run from a checkout: import this repository's packages, not an installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -69,114 +67,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # after choosing the video driver above
 
-from cabinet.inputs.clock import VirtualClock
-from cabinet.inputs.controls import Control
-from cabinet.inputs.debounce import SwitchFilter
-from cabinet.inputs.edge_queue import EdgeQueue, RawEdge
-from cabinet.inputs.feed import FeedEvent, RefereeFeed
-from game.cards import ALL_CARDS, Card, parse_cards
-from game.edges import Button
-from game.engine import Game
-from game.events import Played, Selected, Tie
-from game.referee import Referee
+from cabinet.inputs.edge_queue import EdgeQueue
+from game.events import Played, Selected
 from game.rules import Rules, TieRule
-from game.units import MS, US
-
-START_NS = 10**12
-
-
-def deck(top: str) -> list[Card]:
-    first = parse_cards(top.split())
-    return first + [c for c in ALL_CARDS if c not in first]
-
-
-RACE_DECKS = (deck("6S 9S 9H 9D 5H"), deck("4D 9C 9S 9H KC"))
-"""Both players' slot 1 fits pile 1; whoever plays first beats the other."""
-TIE_DECKS = (deck("9S 9H 9D 4C 5H"), deck("9C 9S 9H 6D 5D"))
-"""Both players' slot 1 fits no pile: ties can be pressed again and again."""
-
-
-# -- simulated races (virtual time) ------------------------------------------------------
-
-
-def simulated_races(n: int, rules: Rules, seed: int) -> dict[str, Any]:
-    rng = random.Random(seed)
-    window = rules.race_window_ns
-    wrong = ties = late = reordered = 0
-    low, high = math.log(1 * US), math.log(50 * MS)
-    for _ in range(n):
-        clock = VirtualClock(START_NS)
-        edges = EdgeQueue()
-        referee = Referee(Game(RACE_DECKS, rules), tie_rng=random.Random(rng.random()))
-        feed = RefereeFeed(
-            referee, edges, switch_filter=SwitchFilter(), clock=clock, origin_ns=START_NS
-        )
-        t = START_NS + 100 * MS
-        for p in (0, 1):
-            edges.put(RawEdge(Control(p, Button.SLOT1), True, t))
-        clock.set(t + 1)
-        feed.pump()
-        clock.set(t + window + 1)
-        feed.pump()
-        margin = round(math.exp(rng.uniform(low, high)))
-        first = rng.randrange(2)
-        t_press = t + 100 * MS
-        presses = [
-            (first, t_press, t_press + rng.randint(0, window)),
-            (1 - first, t_press + margin, t_press + margin + rng.randint(0, window)),
-        ]
-        events: list[FeedEvent] = []
-        for player, at, delivered in sorted(presses, key=lambda p: p[2]):
-            clock.set(max(clock(), delivered))
-            edges.put(RawEdge(Control(player, Button.PILE1), True, at))
-            events += feed.pump()
-        clock.advance(window + 1)
-        events += feed.pump()
-        played = [e for e in events if isinstance(e, Played)]
-        wrong += len(played) != 1 or played[0].player != first
-        ties += sum(isinstance(e, Tie) for e in events)
-        late += referee.stats.late_edges
-        reordered += referee.stats.reordered_races
-    return {
-        "races": n,
-        "margins_ms": [0.001, 50],
-        "delivery_jitter_ms": [0, rules.race_window_ms],
-        "decided_wrongly": wrong,
-        "ties": ties,
-        "late_edges": late,
-        "decided_against_delivery_order": reordered,
-    }
-
-
-def exact_ties(n: int, tie_rule: TieRule, seed: int) -> list[int]:
-    """``n`` exact ties on one referee; how often each player was given priority."""
-    rules = Rules(tie_rule=tie_rule)
-    clock = VirtualClock(START_NS)
-    edges = EdgeQueue()
-    referee = Referee(Game(TIE_DECKS, rules), tie_rng=random.Random(seed))
-    feed = RefereeFeed(referee, edges, clock=clock, origin_ns=START_NS)
-    firsts = [0, 0]
-    t = START_NS + 100 * MS
-    for p in (0, 1):
-        edges.put(RawEdge(Control(p, Button.SLOT1), True, t))
-    clock.set(t + 1)
-    feed.pump()
-    for _ in range(n):
-        t += 100 * MS
-        for p in (0, 1):
-            edges.put(RawEdge(Control(p, Button.PILE1), True, t))
-        clock.set(t + rules.race_window_ns // 2)
-        feed.pump()
-        clock.set(t + rules.race_window_ns)
-        for event in feed.pump():
-            if isinstance(event, Tie):
-                firsts[event.first] += 1
-        for p in (0, 1):
-            edges.put(RawEdge(Control(p, Button.PILE1), False, t + 40 * MS))
-    return firsts
-
-
-# -- live: the table process against the old thread design ------------------------------
+from game.units import MS
 
 
 def percentiles(values_ns: list[int]) -> dict[str, float]:
@@ -200,154 +94,10 @@ def percentiles(values_ns: list[int]) -> dict[str, float]:
 DISPLAY_NICE = -10
 """The display's nice level, as the systemd unit sets it."""
 
-CONTROLS = {
-    piles: [Control(p, b) for p in (0, 1) for b in Button if b.is_pile == piles]
-    for piles in (False, True)
-}
-"""The twelve player buttons: each player's slots (``False``) and piles (``True``)."""
-
-HOLD_NS = (15 * MS, 40 * MS)
-"""How long a press is held: a quick tap (a finger cannot do much under 15 ms)."""
-REPRESS_NS = 20 * MS
-"""The least time between letting a button up and pressing it again: well above the
-debounce time (an edge within it is chatter, and a tap shorter than it is reported once
-it has passed, by design). Twelve buttons so used give an edge about every 2 ms."""
-
-
-def presser(sock: str, edges: int, seed: int, window_ns: int) -> None:
-    """The presser process: ``edges`` edges (presses and their releases), on average one
-    every 0.5 ms, each stamped with the moment it was due."""
-    from cabinet.inputs.press_channel import PressSender
-
-    # The presser stands in for the kernel, which stamps an edge in its interrupt handler,
-    # never late: real-time priority above the table's, where granted.
-    with contextlib.suppress(PermissionError, OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(20))
-    gc.disable()  # nor does a kernel stop to collect garbage
-    rng = random.Random(seed)
-    sender = PressSender(Path(sock))
-    releases: list[tuple[int, int, Any]] = []
-    held: set[Any] = set()
-    last_up: dict[Any, int] = {}
-    sent = 0
-    due = time.monotonic_ns() + 50 * MS
-    seq = 0
-    while sent < edges:
-        due += int(rng.expovariate(1.0) * MS)  # a press a ms: with releases, an edge a 0.5 ms
-        while releases and releases[0][0] <= due and sent < edges:
-            t, _, control = heapq.heappop(releases)
-            _send_at(sender, control, False, t)
-            held.discard(control)
-            last_up[control] = t
-            sent += 1
-        # Half the presses on piles. A finger needs more than the debounce time to press
-        # a button again.
-        piles = rng.random() < 0.5
-        free = [
-            c for c in CONTROLS[piles] if c not in held and due - last_up.get(c, 0) >= REPRESS_NS
-        ]
-        if not free or sent >= edges:
-            continue
-        control = rng.choice(free)
-        _send_at(sender, control, True, due)
-        held.add(control)
-        sent += 1
-        seq += 1
-        heapq.heappush(releases, (due + rng.randint(HOLD_NS[0], HOLD_NS[1]), seq, control))
-    sender.close()
-    # Tearing Python down takes milliseconds of CPU: not at a priority above the table's.
-    with contextlib.suppress(PermissionError, OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
-    # An edge sent more than a race window late is late whatever the table does.
-    beyond = sum(late > window_ns for late in LATENESS)
-    print(json.dumps({**percentiles(LATENESS), "beyond_window": beyond}), file=sys.stderr)
-
-
-def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
-    left = due - time.monotonic_ns()
-    if left > 0:
-        time.sleep(left / 1e9)  # a real-time thread's timer has no slack: no spinning
-    sender.send(control, pressed, due)
-    LATENESS.append(time.monotonic_ns() - due)
-
-
-LATENESS: list[int] = []
-"""How late the presser sent each edge (ns): the part of the delivery delay that is the
-stand-in kernel's, not the table's."""
-
-
-# -- the stall monitor --------------------------------------------------------------------
-
-STALL_TICK_NS = 1 * MS
-"""The stall monitor sleeps this long at a time."""
-
-
-def stall_monitor(threshold_ns: int, realtime: bool) -> None:
-    """The stall monitor process: sleeps :data:`STALL_TICK_NS` at a time until its stdin
-    closes, then prints every wake-up more than ``threshold_ns`` late as a stall
-    ``[due, woke]`` (CLOCK_MONOTONIC ns), a JSON list. With ``realtime``, it asks for
-    what the table process asks for (SCHED_FIFO at the table's priority, on its core),
-    else it runs as started (the display's nice level: the thread design's referee)."""
-    if realtime:
-        from cabinet.table.process import become_realtime, take_core
-
-        become_realtime()
-        take_core()
-    gc.disable()
-    stalls: list[tuple[int, int]] = []
-    print("ready", flush=True)
-    stdin = sys.stdin.fileno()
-    while True:
-        due = time.monotonic_ns() + STALL_TICK_NS
-        ready, _, _ = select.select([stdin], [], [], STALL_TICK_NS / 1e9)
-        woke = time.monotonic_ns()
-        if woke - due > threshold_ns:
-            stalls.append((due, woke))
-        if ready:  # the bench closed its end: the run is over
-            break
-    print(json.dumps(stalls), flush=True)
-
-
-def start_stall_monitor(
-    threshold_ns: int, realtime: bool, cleanup: contextlib.ExitStack
-) -> subprocess.Popen[str]:
-    """Start :func:`stall_monitor` in a process and wait until it watches."""
-    command = [sys.executable, __file__, "--stall-monitor", "--stall-ms", str(threshold_ns / MS)]
-    monitor = subprocess.Popen(
-        [*command, *(["--stall-realtime"] if realtime else [])],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        cwd=ROOT,
-        text=True,
-    )
-    cleanup.callback(lambda: (monitor.kill(), monitor.wait()))
-    assert monitor.stdout is not None
-    if monitor.stdout.readline().strip() != "ready":
-        raise RuntimeError("the stall monitor did not start")
-    return monitor
-
-
-def stop_stall_monitor(monitor: subprocess.Popen[str]) -> list[tuple[int, int]]:
-    """The stalls the monitor saw, once told the run is over."""
-    said, _ = monitor.communicate(timeout=30)
-    return [(due, woke) for due, woke in json.loads(said.strip().splitlines()[-1])]
-
-
-def in_stalls(spans: list[tuple[int, int]], stalls: list[tuple[int, int]], widen_ns: int) -> int:
-    """How many ``spans`` (an edge's ``t_ns`` to its delivery) meet a stall widened by
-    ``widen_ns`` on both sides."""
-    return sum(
-        any(t <= woke + widen_ns and delivered >= due - widen_ns for due, woke in stalls)
-        for t, delivered in spans
-    )
-
-
 # -- the display, drawn through one backend ---------------------------------------------
 
 SCREEN = (1920, 1080)
 BACKENDS = ("software", "texture")
-VIDEO_DRIVERS = {"software": "dummy", "texture": "offscreen"}
-"""SDL's video driver for each backend: one a process, chosen before the display opens."""
 
 
 def use_video_driver(backend: str) -> None:
@@ -433,7 +183,7 @@ def _live_run(
     stall_ns: int,
     cleanup: contextlib.ExitStack,
 ) -> dict[str, Any]:
-    from cabinet.display.app import FRAME_NS, MIN_FRAME_GAP_NS
+    from cabinet.display.frame_loop import FRAME_NS, MIN_FRAME_GAP_NS
     from cabinet.drawing.geometry import Orientation
     from cabinet.drawing.renderer import Renderer
     from cabinet.drawing.views import TableLabels, table_view
@@ -518,8 +268,7 @@ def _live_run(
     press_proc = subprocess.Popen(
         [
             sys.executable,
-            __file__,
-            "--presser",
+            str(Path(__file__).with_name("presser.py")),
             sock,
             "--edges",
             str(edges),
@@ -579,8 +328,8 @@ def _live_run(
             quiet_since = quiet_since or shown_at
             if shown_at - quiet_since > 200 * MS:
                 break
-        # As the cabinet's frame loop (cabinet.display.app.run_frames): the next 60 Hz frame, or
-        # at once when something is decided, but frames at most every 4 ms.
+        # As the cabinet's frame loop (cabinet.display.frame_loop): the next 60 Hz frame, or
+        # at once when something is decided, but at most every MIN_FRAME_GAP_NS.
         if frame_start >= next_frame:
             next_frame += FRAME_NS
             if next_frame <= frame_start:
@@ -657,20 +406,11 @@ def main(argv: list[str] | None = None) -> None:
         help="the thread design's race window (its own default before the table process)",
     )
     parser.add_argument("--cabinet-seconds", type=float, default=10.0)
-    parser.add_argument("--presser", help=argparse.SUPPRESS)
-    parser.add_argument("--stall-monitor", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--stall-realtime", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     os.chdir(ROOT)  # child processes import this checkout's packages (not bench/cabinet.py)
     rules = Rules() if args.window_ms is None else Rules(race_window_ms=args.window_ms)
-    if args.presser:
-        presser(args.presser, args.edges, args.seed, rules.race_window_ns)
-        return
     stall_ns = round(args.stall_ms * MS)
-    if args.stall_monitor:
-        stall_monitor(stall_ns, args.stall_realtime)
-        return
     backends = [b for b in args.backends.split(",") if b]
     for b in backends:
         if b not in BACKENDS:

@@ -23,9 +23,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from cabinet.display.app import FRAME_NS, CabinetApp
+from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.frame_loop import FRAME_NS
 from cabinet.display.parts import CabinetParts
 from cabinet.display.records import StoredRecords
 from cabinet.drawing.fame_views import FameBoardView

@@ -19,13 +19,19 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from cabinet.commands.arg_types import float_range
 from cabinet.commands.deployment import mark_started, notify_ready, rollbacks_logged
-from cabinet.display.app import CabinetApp, run_frames
+from cabinet.commands.screen_mode import (
+    RENDER_DRIVER_VAR,
+    WINDOW_SIZE,
+    full_screen,
+    render_driver,
+    screen_size,
+)
+from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.assembly import (
     board_port,
@@ -35,6 +41,7 @@ from cabinet.display.assembly import (
     lights_output,
     record_sink,
 )
+from cabinet.display.frame_loop import run_frames
 from cabinet.display.parts import CabinetParts
 from cabinet.drawing.backend import BackendChoice, DisplayBackend
 from cabinet.drawing.geometry import Orientation
@@ -67,8 +74,6 @@ from wiring.errors import WiringError
 
 log = logging.getLogger("spit-cabinet")
 
-WINDOW_SIZE = (1280, 720)
-
 MAX_SECONDS = 31_536_000
 """The longest ``--seconds``: a year (a soak test); with no ``--seconds`` it runs on."""
 
@@ -95,7 +100,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="what draws the screen: texture (the GPU), software, or auto (the GPU on the "
         "console; docs/display.md) (default: the setting)",
     )
-    parser.add_argument("--size", type=_size, help="window or screen size, e.g. 1920x1080")
+    parser.add_argument("--size", type=screen_size, help="window or screen size, e.g. 1920x1080")
     parser.add_argument(
         "--orientation",
         choices=[o.value for o in Orientation],
@@ -149,39 +154,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --input mock: take timed presses from other processes on this Unix "
         "socket (tests, benchmarks; docs/input.md)",
     )
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"give a size like 1920x1080, got {text!r}") from None
-    if w < 320 or h < 240:
-        raise argparse.ArgumentTypeError(f"the screen must be at least 320x240, got {text}")
-    return (w, h)
-
-
-def full_screen(windowed: bool, is_pi: bool, video_driver: str) -> bool:
-    """Full screen unless ``--windowed``: on a Pi, and on any console SDL draws on
-    directly (``kmsdrm``, which ``pygame.display.get_driver()`` names ``KMSDRM``: no
-    desktop, no window manager, so a window would be a corner of the screen), e.g. the
-    virtual Pi's."""
-    return not windowed and (is_pi or video_driver.lower() == "kmsdrm")
-
-
-RENDER_DRIVER_VAR = "SDL_RENDER_DRIVER"
-
-
-def render_driver(video_driver: str, environ: Mapping[str, str]) -> str | None:
-    """The SDL renderer to ask for, or ``None`` to leave SDL's choice (or the operator's).
-
-    On ``kmsdrm``, ``opengles2``: SDL tries its desktop OpenGL renderer first, and on a
-    console with no libGL (Raspberry Pi OS Lite, plain Debian) that one is "created" anyway
-    and draws nothing: a black screen. GLES is what the Pi's GPU and Mesa provide, and what
-    the installer installs (found in the virtual Pi, docs/virtual-pi.md)."""
-    if video_driver.lower() != "kmsdrm" or environ.get(RENDER_DRIVER_VAR):
-        return None
-    return "opengles2"
 
 
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
@@ -292,7 +264,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         os.environ[RENDER_DRIVER_VAR] = renderer
     prepare_environment(video_driver.lower())
     resolution = stored.get(RESOLUTION)
-    stored_size = None if resolution == "auto" else _size(resolution)
+    stored_size = None if resolution == "auto" else screen_size(resolution)
     size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)
     flags = pygame.FULLSCREEN if full else 0
     choice = BackendChoice(args.display_backend or stored.get(DISPLAY_BACKEND))
@@ -336,7 +308,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             table.forward(edges.take())
 
     def set_mode(resolution: str) -> DisplayBackend:
-        chosen = args.size or (None if resolution == "auto" else _size(resolution))
+        chosen = args.size or (None if resolution == "auto" else screen_size(resolution))
         request = ScreenRequest(chosen or ((0, 0) if full else WINDOW_SIZE), full, flags)
         return open_screen(choice, request)
 

@@ -28,9 +28,10 @@ from cabinet.display.books import Books
 from cabinet.display.flow import Flow, GameFinished, InitialsEntered, Notice
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import NO_PARTS, CabinetParts
-from cabinet.display.presenter import FameShown, Presenter, phase_sound, sound_cues
+from cabinet.display.presenter import FameShown, Presenter, Shown
 from cabinet.display.records import RecordSink
 from cabinet.display.service_host import ServiceHost
+from cabinet.display.sounds import phase_sound, sound_cues
 from cabinet.drawing.backend import BackendFailed, DisplayBackend
 from cabinet.drawing.renderer import Renderer
 from cabinet.drawing.software import SoftwareBackend
@@ -56,17 +57,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-FRAME_NS = 16_666_667
-"""60 frames a second."""
-
 REFUSED_RETRY_NS = 2 * S
 """A table that refused to run is started again after this, then twice as long each time."""
 REFUSED_RETRY_MAX_NS = 60 * S
 """At most this long between two tries of a table that refuses to run."""
-
-MIN_FRAME_GAP_NS = 2_000_000
-"""A decided press is drawn at once, but frames come at most every 2 ms (the figures
-that chose it: bench/README.md)."""
 
 
 class CabinetApp:
@@ -382,25 +376,7 @@ class CabinetApp:
                 self._demo_seen = flow.demo  # a new demo game: a new match clock
                 self.renderer.reset_animations()
             self._game_events(flow.demo.advance(now), now, attract=True)
-        if self.table.ready:
-            state = self._table_state()
-            notices = host.operator_notices()
-            credits = (
-                money.shown(cpu_allowed=self.flow.settings.cpu_allowed)
-                if money is not None
-                else None
-            )
-            store = host.store
-            fame = (
-                FameShown(store.fame, self._fame_new_after)
-                if store is not None and self.flow.settings.hall_of_fame
-                else None
-            )
-            shown = self.presenter.show(
-                now, state, stuck=self._stuck, notices=notices, credits=credits, fame=fame
-            )
-        else:
-            shown = self.presenter.out_of_order(self.table.refused)
+        shown = self._shown(now)
         if shown.table_lights is not None:
             self.table.lights(shown.table_lights)
         self.lights.show(shown.lights)
@@ -411,6 +387,30 @@ class CabinetApp:
         rects = self._drawing(lambda: self.renderer.draw(shown.view, screen_now))
         self.frames += 1
         return rects
+
+    def _shown(self, now: int) -> Shown:
+        """What the frame at ``now`` shows: the flow's screen, or out of order while no
+        table is ready."""
+        if not self.table.ready:
+            return self.presenter.out_of_order(self.table.refused)
+        money, store = self.money, self.host.store
+        credits = (
+            money.shown(cpu_allowed=self.flow.settings.cpu_allowed) if money is not None else None
+        )
+        fame = (
+            FameShown(store.fame, self._fame_new_after)
+            if store is not None and self.flow.settings.hall_of_fame
+            else None
+        )
+        notices = self.host.operator_notices()
+        return self.presenter.show(
+            now,
+            self._table_state(),
+            stuck=self._stuck,
+            notices=notices,
+            credits=credits,
+            fame=fame,
+        )
 
     def _menu_frame(self, now: int) -> list[pygame.Rect] | None:
         """The service menu's frame on the backend's canvas (``None``: the menu shows the
@@ -507,27 +507,6 @@ class CabinetApp:
             with self.table.hold():
                 return flow.match.state()
         return None
-
-
-def run_frames(
-    app: CabinetApp,
-    keep_going: Callable[[], bool],
-    after_frame: Callable[[int], None] | None = None,
-) -> None:
-    """The cabinet's frame loop: a frame every 1/60 s, and one at once when the referee
-    decides something (at most every 2 ms), until ``keep_going()`` is false.
-    ``after_frame(now_ns)`` runs after each frame is shown."""
-    next_frame = app.clock()
-    while keep_going():
-        now = app.clock()
-        app.present(app.step(now))
-        if after_frame is not None:
-            after_frame(app.clock())
-        if now >= next_frame:  # the frame that was due (an early one keeps the schedule)
-            next_frame += FRAME_NS
-            if next_frame <= now:  # fell behind: carry on from here, no catching up
-                next_frame = now + FRAME_NS
-        app.wait(next_frame, now + MIN_FRAME_GAP_NS)
 
 
 def _backend(screen: DisplayBackend | pygame.Surface) -> DisplayBackend:

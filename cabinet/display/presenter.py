@@ -4,9 +4,8 @@
 frame's view (:mod:`cabinet.drawing.views`, with the
 :class:`~firmware_bridge.lights.LightState` the on-screen strip shows in it) and to the
 :class:`~cabinet.table.messages.LightsContext` the table process lights the LED board
-from. :func:`sound_for` is which of the game's events makes which sound
-(``docs/sound.md``; :func:`sound_cues` for a batch), :func:`phase_sound` which screen
-starts with one.
+from; the game-over screen is :mod:`cabinet.display.game_over`'s, the sounds
+:mod:`cabinet.display.sounds`'.
 
 Nothing here reads a clock, the buttons or the table: the main loop (:mod:`cabinet.display.app`)
 reads the table's state (holding the table's lock when the game is played in its own
@@ -16,12 +15,13 @@ process), hands it over with ``now``, and draws and plays what comes back.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.fame_presenter import board_view, initials_view
 from cabinet.display.flow import Flow
+from cabinet.display.game_over import game_over_view, seat_names
 from cabinet.drawing.views import (
     AttractView,
     GameOverView,
@@ -45,26 +45,17 @@ from cabinet.shared.light_show import (
     lights_for,
 )
 from cabinet.shared.phase import Phase
-from cabinet.sound.synth import Effect
 from cabinet.table.interface import Match
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
 from game.edges import Button
 from game.events import (
-    Event,
-    GameOver,
     LateEdge,
-    Played,
     Rejected,
     RejectReason,
-    Selected,
-    Spat,
-    SpitDue,
 )
-from game.events import Started as GameStarted
-from game.summary import ClosestRace, Seat
 from game.table_state import TableState
-from game.units import MS, S
+from game.units import MS
 
 CLOSE_RACE_NS = 10 * MS
 """A race won by less than this is shown on its pile, for both players, as it happens."""
@@ -133,12 +124,12 @@ class Presenter:
             assert state is not None
             turns = HOWTO_CARDS + (1 if fame is not None and fame.board.entries else 0)
             if fame is not None and flow.howto_index(now, turns) == FAME_TURN:
-                lights = self._lights(None, countdown=False)
+                lights = self._lights()
                 return Shown(board_view(self.tr, fame.board, fame.new_after, lights), context)
             return Shown(self._attract(now, state, notices, credits, turns), context)
         if flow.phase is Phase.INITIALS:
             board = fame.board if fame is not None else Board()
-            lights = self._lights(None, countdown=False)
+            lights = self._lights()
             view = initials_view(self.tr, flow, board, self._names(), now, lights)
             return Shown(view, context)
         if flow.phase is Phase.JOIN:
@@ -233,7 +224,7 @@ class Presenter:
         howto = tr.t(f"attract.howto.{card}")
         if notices and card % 2:  # every other card, until the operator has looked
             howto = tr.t("attract.operator_notice", name=notices[0])
-        lights = self._lights(None, countdown=False)
+        lights = self._lights()
         return AttractView(
             table=_with_lights(table, lights),
             prompt=self._attract_prompt(credits),
@@ -271,7 +262,7 @@ class Presenter:
         return JoinView(
             (players[0], players[1]),
             footer,
-            self._lights(None, countdown=False),
+            self._lights(),
             credits=self.credits_line(credits),
         )
 
@@ -314,43 +305,7 @@ class Presenter:
         return _with_lights(table, lights)
 
     def _game_over(self) -> GameOverView:
-        flow = self.flow
-        tr = self.tr
-        summary = flow.last_summary
-        winner = summary.winner if summary is not None else None
-        kinds = flow.seat_kinds
-        if summary is not None and summary.abandoned:
-            headline = tr.t("gameover.abandoned")
-        elif winner is None:
-            headline = tr.t("gameover.draw")
-        elif kinds[winner] is Seat.CPU:
-            headline = tr.t("gameover.cpu_wins")
-        else:
-            headline = tr.t("gameover.wins", player=winner + 1)
-        names = self._names()
-        cards_left, plays, fastest_ns = (
-            (summary.cards_left, summary.plays, summary.fastest_play_ns)
-            if summary is not None
-            else ((0, 0), (0, 0), (None, None))
-        )
-        closest = summary.closest_race if summary is not None else None
-        players = []
-        for p in (0, 1):
-            lines = [
-                tr.t("gameover.cards_left", count=cards_left[p]),
-                tr.t("gameover.plays", count=plays[p]),
-            ]
-            fastest = fastest_ns[p]
-            if fastest is not None:
-                lines.append(tr.t("gameover.fastest_play", ms=fastest / MS))
-            if closest is not None:
-                lines.extend(self._closest_race(closest, p))
-            players.append(PlayerSummary(names[p], tuple(lines), winner == p))
-        match_line = None
-        if flow.settings.rules.best_of > 1:
-            match_line = tr.t("gameover.match_score", score0=flow.scores[0], score1=flow.scores[1])
-        lights = self._lights(None, countdown=False)
-        return GameOverView(headline, (players[0], players[1]), match_line, lights)
+        return game_over_view(self.tr, self.flow, self._lights())
 
     # -- pieces ------------------------------------------------------------------------
 
@@ -378,28 +333,8 @@ class Presenter:
                 shown[event.pile] = RaceMoment(event.pile, text)
         return tuple(shown[pile] for pile in sorted(shown))
 
-    def _closest_race(self, race: ClosestRace, player: int) -> list[str]:
-        """A player's lines of the game's closest race: won or lost by how much (or an
-        exact tie), and when they pressed, from the start of the game: the winner's
-        press is the race's time, the loser's came the margin later."""
-        tr = self.tr
-        if race.margin_ns <= 0:
-            head = tr.t("gameover.closest_race_tie")
-        elif race.winner == player:
-            head = tr.t("gameover.closest_race", ms=race.margin_ns / MS)
-        else:
-            head = tr.t("gameover.closest_race_lost", ms=race.margin_ns / MS)
-        pressed_ns = race.t_ns + (0 if race.winner == player else race.margin_ns)
-        pressed = f"{tr.decimal(pressed_ns / S, 4)} s"
-        return [head, tr.t("gameover.pressed_at", value=pressed)]
-
     def _names(self) -> tuple[str, str]:
-        kinds = self.flow.seat_kinds
-        tr = self.tr
-        return (
-            tr.t("play.cpu") if kinds[0] is Seat.CPU else tr.t("play.player", player=1),
-            tr.t("play.cpu") if kinds[1] is Seat.CPU else tr.t("play.player", player=2),
-        )
+        return seat_names(self.tr, self.flow)
 
     def _stuck_warning(self, button: Button | None) -> str | None:
         """E.g. "Slot 2 is stuck": a player's button held down too long."""
@@ -418,55 +353,17 @@ class Presenter:
         summary = self.flow.last_summary
         return summary.winner if summary is not None else None
 
-    def _lights(
-        self,
-        table: TableState | None,
-        *,
-        countdown: bool,
-        hints: list[tuple[int, int]] | None = None,
-    ) -> LightState:
+    def _lights(self) -> LightState:
+        """The lights of a screen with no game on it (the game's: :func:`game_lights`)."""
         flow = self.flow
         return lights_for(
             flow.phase,
-            table,
-            countdown=countdown,
+            None,
+            countdown=False,
             joined=(flow.joined[0], flow.joined[1]),
             winner=self._winner(),
-            hints=hints or (),
             brightness=self.settings.brightness_percent,
         )
-
-
-def sound_for(event: Event) -> Effect | None:
-    """The sound effect an event of the game (the attract demo's, or a game's) makes, or
-    ``None``."""
-    if isinstance(event, Selected):
-        return Effect.SELECT
-    if isinstance(event, Played):
-        return Effect.PLAY
-    if isinstance(event, Rejected):
-        if event.reason is RejectReason.BEATEN:
-            return Effect.BEATEN
-        if event.reason is RejectReason.ILLEGAL:
-            return Effect.REJECT
-        return None
-    if isinstance(event, Spat | GameStarted):
-        return Effect.SPIT
-    if isinstance(event, SpitDue):
-        return Effect.COUNTDOWN
-    if isinstance(event, GameOver):
-        return Effect.WIN
-    return None
-
-
-def sound_cues(events: Iterable[Event]) -> list[Effect]:
-    """The sound effects ``events`` make, in order."""
-    return [name for name in map(sound_for, events) if name is not None]
-
-
-def phase_sound(phase: Phase) -> Effect | None:
-    """The sound effect a screen starts with: "ready… spit!" counts down."""
-    return Effect.COUNTDOWN if phase is Phase.READY else None
 
 
 def _with_lights(table: TableView, lights: LightState) -> TableView:

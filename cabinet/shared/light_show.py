@@ -157,7 +157,7 @@ def countdown_ends_abs_ns(
 
 def game_lights(
     phase: Phase,
-    table: TableState | None,
+    table: TableState,
     *,
     start_abs_ns: int,
     humans: Collection[int],
@@ -171,12 +171,8 @@ def game_lights(
     place for both processes: the table lights the board with it, the presenter the
     on-screen strip. ``start_abs_ns``: the game's start on the cabinet's clock;
     ``humans``: the seats people play (hints are for them)."""
-    countdown = False
-    hints: list[tuple[int, int]] = []
-    if table is not None:
-        countdown = countdown_left_ns(start_abs_ns, table.spit_due_ns, now_abs_ns) is not None
-        if hints_on:
-            hints = [(p, slot) for p in humans for slot in table.playable[p]]
+    countdown = countdown_left_ns(start_abs_ns, table.spit_due_ns, now_abs_ns) is not None
+    hints = [(p, slot) for p in humans for slot in table.playable[p]] if hints_on else []
     return lights_for(
         phase,
         table,

@@ -62,7 +62,7 @@ def test_the_started_version_is_written_for_the_boot_check(tmp_path: Path) -> No
 
 
 def test_full_screen_on_a_pi_and_on_any_kmsdrm_console() -> None:
-    from cabinet.commands.run import full_screen
+    from cabinet.commands.screen_mode import full_screen
 
     assert full_screen(windowed=False, is_pi=True, video_driver="x11")
     assert full_screen(windowed=False, is_pi=False, video_driver="kmsdrm")  # the virtual Pi
@@ -73,7 +73,7 @@ def test_full_screen_on_a_pi_and_on_any_kmsdrm_console() -> None:
 
 
 def test_gles_is_asked_for_on_a_console_unless_the_operator_chose() -> None:
-    from cabinet.commands.run import render_driver
+    from cabinet.commands.screen_mode import render_driver
 
     # SDL's first choice, desktop OpenGL, draws black on a console with no libGL.
     assert render_driver("KMSDRM", {}) == "opengles2"

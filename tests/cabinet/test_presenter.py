@@ -14,7 +14,8 @@ from pathlib import Path
 
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import Flow, FlowSettings
-from cabinet.display.presenter import Presenter, phase_sound, sound_cues, sound_for
+from cabinet.display.presenter import Presenter
+from cabinet.display.sounds import phase_sound, sound_cues, sound_for
 from cabinet.drawing.views import AttractView, GameOverView, JoinView, RaceMoment, TableView
 from cabinet.i18n import Translator
 from cabinet.shared.phase import Phase
@@ -33,7 +34,8 @@ import json, sys
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import Flow, FlowSettings
 from cabinet.i18n import Translator
-from cabinet.display.presenter import Presenter, sound_for
+from cabinet.display.presenter import Presenter
+from cabinet.display.sounds import sound_for
 from game.events import Selected
 
 t0 = 10**12

@@ -114,7 +114,8 @@ def coin_to_screen(directory: Path, coins: int) -> dict[str, object]:
     thread.join()
     app.stop()
     mock.close()
-    credited = store.ledger.credits
+    assert app.money is not None
+    credited = app.money.ledger.credits
     store.close()
     pygame.display.quit()
     return {

@@ -217,3 +217,40 @@ def test_nothing_is_loose_at_the_top_of_cabinet() -> None:
     """Each module belongs to a package named for what it serves."""
     loose = sorted(p.name for p in (ROOT / "cabinet").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]
+
+
+def package_graph(graph: Mapping[str, Set[str]]) -> dict[str, set[str]]:
+    """``graph`` with each module folded into its package under cabinet/
+    (``cabinet.money.keeper`` → ``cabinet.money``)."""
+
+    def package(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    folded: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        folded.setdefault(package(module), set()).update(
+            package(t) for t in targets if package(t) != package(module)
+        )
+    return folded
+
+
+def test_storage_reaches_nothing_of_money() -> None:
+    """Storage keeps rows, money gives them meaning: the keeper imports the store, never
+    the other way round (the money table's counts reach storage as plain names and
+    numbers)."""
+    graph = import_graph(ROOT / "cabinet")
+    storage = set().union(*(reached(graph, m) for m in graph if m.startswith("cabinet.storage")))
+    assert "cabinet.storage.database" in storage, "the walk sees no import"
+    bad = sorted(m for m in storage if in_packages(m, ("cabinet.money",)))
+    assert not bad, f"cabinet/storage/ imports {bad}"
+    assert "cabinet.storage" in package_graph(graph)["cabinet.money"]
+
+
+def test_the_packages_of_cabinet_import_go_round_no_circle() -> None:
+    """Folded into packages, cabinet/'s imports run one way: the service menu's pages
+    take the hall of fame's words from halloffame/, not from the display process that
+    hosts them, and storage takes nothing from money."""
+    graph = package_graph(import_graph(ROOT / "cabinet"))
+    assert "cabinet.display" in graph["cabinet.commands"], "the fold sees no import"
+    cycle = find_cycle(graph)
+    assert cycle is None, "cabinet/'s packages import in a circle: " + " -> ".join(cycle or ())

@@ -141,6 +141,7 @@ def check_money(path: str | Path | None) -> Finding:
     database = database_path(data_dir(path))
     if not database.exists():
         return Finding("money", Level.OK, "no database yet: free play")
+    from cabinet.money.keeper import settings_pricing, stored_ledger
     from cabinet.money.pricing import money_text
     from cabinet.storage.database import Access
     from cabinet.storage.problems import StorageError
@@ -152,7 +153,8 @@ def check_money(path: str | Path | None) -> Finding:
     except StorageError as exc:
         return Finding("money", Level.FAIL, str(exc), "see docs/troubleshooting.md")
     try:
-        pricing, ledger = store.settings.pricing(), store.ledger
+        pricing = settings_pricing(store.settings)
+        ledger, disagree = stored_ledger(store.money)
         money = store.audits.money.current
         earnings = money_text(
             store.audits.money.lifetime.earnings_cents, store.settings.get(CURRENCY)
@@ -164,6 +166,13 @@ def check_money(path: str | Path | None) -> Finding:
         f"{price}; {ledger.credits} credit(s) on the cabinet, {ledger.meter_owed} meter "
         f"pulse(s) owed, earnings {earnings} in all"
     )
+    if disagree:
+        return Finding(
+            "money",
+            Level.FAIL,
+            f"{detail}; {disagree[0].message}",
+            "the counts are kept as they are: see docs/troubleshooting.md",
+        )
     errors = money.coin_errors1 + money.coin_errors2
     if errors:
         return Finding(

@@ -2,8 +2,7 @@
 
 :func:`initials_view` is the initials phase (each player who set a record enters
 initials, the other sees their game); :func:`board_view` the board for attract's turn.
-Figures are written as players read them: a game time as ``1:02.35``, a race margin in
-milliseconds, streaks and plays as counts.
+Titles and figures are worded by :mod:`cabinet.halloffame.words`.
 """
 
 from __future__ import annotations
@@ -20,31 +19,9 @@ from cabinet.drawing.fame_views import (
 )
 from cabinet.halloffame.board import Board, Candidate, Category
 from cabinet.halloffame.names import shown_initials
+from cabinet.halloffame.words import category_title, figure_text
 from cabinet.i18n import Translator
 from firmware_bridge.lights import LightState
-from game.units import MS
-
-
-def category_title(tr: Translator, category: Category) -> str:
-    """E.g. "Fastest win against Skilled", "Closest race won"."""
-    level = category.cpu_level
-    if level is not None:
-        cpu = tr.t(f"cpu.level.{level}")
-        return tr.t("fame.category.fastest_win_cpu", name=cpu)
-    return tr.t(f"fame.category.{category.value}")
-
-
-def figure_text(tr: Translator, category: Category, figure: int) -> str:
-    """A figure as players read it."""
-    if category is Category.CLOSEST_RACE_WON:
-        return f"{tr.decimal(figure / MS, 3)} ms"
-    if category is Category.LONGEST_STREAK:
-        return tr.t("fame.figure.wins", count=figure)
-    if category is Category.MOST_PLAYS:
-        return tr.t("gameover.plays", count=figure)
-    minutes, ms = divmod(figure, 60_000)
-    seconds = tr.decimal(ms / 1000, 2).rjust(5, "0")
-    return f"{minutes}:{seconds}"
 
 
 def _rank(board: Board, category: Category, entry_id: int) -> int | None:

@@ -5,25 +5,26 @@ frame it takes the coin lines' edges out of the table's batches (and the SERVICE
 presses outside the menu: a service credit), decides which pulses are coins
 (:mod:`.coins`), and for each coin writes the new :class:`~.ledger.Ledger` and the audits
 in *one* transaction (:meth:`~cabinet.storage.store.CabinetStore.commit_money`). Only
-when that has returned does the credit exist: the screen shows ``store.ledger``, which the
-commit replaces. A cut before the commit loses the pulse as if the coin had come during
-the cut; a cut after it loses nothing. The meter is owed the coin's units in the same
-transaction, and a pulse is struck off only when it has been given whole
-(:mod:`.meter`), so pulses owed at a cut are given after the restart.
+when that has returned does the credit exist: the screen shows :attr:`MoneyKeeper.ledger`,
+which the commit replaces (the store keeps the counts as plain rows, :attr:`CabinetStore.money`,
+and knows nothing of what they mean). A cut before the commit loses the pulse as if the
+coin had come during the cut; a cut after it loses nothing. The meter is owed the coin's
+units in the same transaction, and a pulse is struck off only when it has been given
+whole (:mod:`.meter`), so pulses owed at a cut are given after the restart.
 
 While the service menu is open, coins are counted at once and credited when it closes
 (at the prices it closes with). The lockout line lets coins in only when they can be
 kept: not in free play, below the maximum credits, and while the data is being saved.
 
-``checkpoint(name)`` is called at each step of a coin's way (``coin-seen``,
-``coin-committed``, ``meter-started``, ``meter-ended``, ``meter-committed``, ``paid``): the
-power-cut test stops the process there; it does nothing on the cabinet.
+``checkpoint(step)`` is called at each :class:`MoneyStep` of a coin's way: the power-cut
+test stops the process there; it does nothing on the cabinet.
 """
 
 from __future__ import annotations
 
+import enum
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from cabinet.inputs.controls import SERVICE
@@ -35,12 +36,25 @@ from cabinet.money.outputs import CoinLines, NoLines
 from cabinet.money.pricing import PricePer, Pricing, credits_text
 from cabinet.money.shown import CreditsShown
 from cabinet.storage.audits import MoneyCounts
-from cabinet.storage.problems import StorageError
+from cabinet.storage.problems import ProblemKind, StorageError, StorageProblem
 from cabinet.storage.setting_table import (
+    BONUS_CREDITS,
+    BONUS_UNITS,
+    COIN1_CENTS,
+    COIN1_UNITS,
+    COIN2_CENTS,
+    COIN2_UNITS,
     COIN_PULSE_MAX_MS,
     COIN_PULSE_MIN_MS,
+    CPU_GAME_COSTS,
+    CREDITS_PER_GAME,
+    CURRENCY,
+    FREE_PLAY,
+    MAX_CREDITS,
     METER_OFF_MS,
     METER_ON_MS,
+    PRICE_PER,
+    UNITS_PER_CREDIT,
 )
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
@@ -49,11 +63,58 @@ log = logging.getLogger("spit-cabinet")
 
 T = TypeVar("T")
 
-Checkpoint = Callable[[str], None]
+
+class MoneyStep(enum.Enum):
+    """The steps of a coin's way that :class:`MoneyKeeper` reports to its checkpoint."""
+
+    COIN_SEEN = "coin-seen"
+    COIN_COMMITTED = "coin-committed"
+    METER_STARTED = "meter-started"
+    METER_ENDED = "meter-ended"
+    METER_COMMITTED = "meter-committed"
+    PAID = "paid"
 
 
-def _nothing(name: str) -> None:
+Checkpoint = Callable[[MoneyStep], None]
+
+
+def _nothing(step: MoneyStep) -> None:
     return None
+
+
+def settings_pricing(settings: Settings) -> Pricing:
+    """The pricing settings as the money keeper takes them."""
+    return Pricing(
+        free_play=settings.get(FREE_PLAY),
+        coin_units=(settings.get(COIN1_UNITS), settings.get(COIN2_UNITS)),
+        coin_cents=(settings.get(COIN1_CENTS), settings.get(COIN2_CENTS)),
+        currency=settings.get(CURRENCY),
+        units_per_credit=settings.get(UNITS_PER_CREDIT),
+        credits_per_game=settings.get(CREDITS_PER_GAME),
+        price_per=PricePer(settings.get(PRICE_PER)),
+        bonus_units=settings.get(BONUS_UNITS),
+        bonus_credits=settings.get(BONUS_CREDITS),
+        max_credits=settings.get(MAX_CREDITS),
+        cpu_game_costs=settings.get(CPU_GAME_COSTS),
+    )
+
+
+def stored_ledger(counts: Mapping[str, int]) -> tuple[Ledger, list[StorageProblem]]:
+    """The ledger of the stored ``counts`` (:attr:`CabinetStore.money`), and, when they
+    break an invariant, the problem saying so: they are kept as they are all the same
+    (money is never put right by guessing)."""
+    ledger = Ledger.from_rows(dict(counts))
+    try:
+        ledger.check()
+    except LedgerError as exc:
+        problem = StorageProblem(
+            ProblemKind.UNREADABLE_DATA,
+            f"the database's money counts disagree ({exc}); they are kept as stored",
+            subject="money counts",
+        )
+        log.warning("%s", problem.message)
+        return ledger, [problem]
+    return ledger, []
 
 
 def _credits_bought(before: Ledger, after: Ledger) -> MoneyCounts:
@@ -75,6 +136,9 @@ class MoneyKeeper:
         checkpoint: Checkpoint = _nothing,
     ) -> None:
         self.store = store
+        ledger, problems = stored_ledger(store.money)
+        store.problems.extend(problems)
+        self._ledger = ledger
         self.lines = lines if lines is not None else NoLines()
         self.checkpoint = checkpoint
         self.in_service = False
@@ -85,12 +149,12 @@ class MoneyKeeper:
             on_ms=store.settings.get(METER_ON_MS),
             off_ms=store.settings.get(METER_OFF_MS),
         )
-        self.meter.queue(store.ledger.meter_owed)  # owed before a restart: given now
+        self.meter.queue(ledger.meter_owed)  # owed before a restart: given now
         self._configure(store.settings)
         self._set_lockout()
 
     def _configure(self, settings: Settings) -> None:
-        self.pricing: Pricing = settings.pricing()
+        self.pricing: Pricing = settings_pricing(settings)
         self.detector = CoinDetector(
             min_ms=settings.get(COIN_PULSE_MIN_MS), max_ms=settings.get(COIN_PULSE_MAX_MS)
         )
@@ -100,8 +164,8 @@ class MoneyKeeper:
 
     @property
     def ledger(self) -> Ledger:
-        """The counts as last committed."""
-        return self.store.ledger
+        """The counts as last committed (or, when saving failed, as kept in memory)."""
+        return self._ledger
 
     @property
     def credits(self) -> int:
@@ -162,11 +226,11 @@ class MoneyKeeper:
             self._coin_event(event)
         was_busy = self.meter.busy
         if self.meter.tick(now_ns):
-            self.checkpoint("meter-ended")
+            self.checkpoint(MoneyStep.METER_ENDED)
             self._commit(self.ledger.meter_pulsed())
-            self.checkpoint("meter-committed")
+            self.checkpoint(MoneyStep.METER_COMMITTED)
         if self.meter.busy and not was_busy:
-            self.checkpoint("meter-started")
+            self.checkpoint(MoneyStep.METER_STARTED)
 
     def next_due_ns(self) -> int | None:
         """When :meth:`tick` next has something to do, or ``None``."""
@@ -182,12 +246,12 @@ class MoneyKeeper:
             self._coin_error(event)
 
     def _coin(self, coin: Coin) -> None:
-        self.checkpoint("coin-seen")
+        self.checkpoint(MoneyStep.COIN_SEEN)
         before = self.ledger
         units = self.pricing.units_of(coin.mech)
         after = before.insert(coin.mech, self.pricing, units=units, pending=self.in_service)
         self._commit(after, self._counted(coin.mech, units, before, after))
-        self.checkpoint("coin-committed")
+        self.checkpoint(MoneyStep.COIN_COMMITTED)
         self.meter.queue(units)
         log.info(
             "coin %d: %d unit(s), pulse %.1f ms; credits %s",
@@ -234,7 +298,7 @@ class MoneyKeeper:
             credits_spent=price, paid_games=int(price > 0), free_play_games=int(price == 0)
         )
         self._commit(self.ledger.spend(price), counted)
-        self.checkpoint("paid")
+        self.checkpoint(MoneyStep.PAID)
         return True
 
     @property
@@ -279,15 +343,15 @@ class MoneyKeeper:
         except LedgerError:  # a bug: say so loudly, and keep every coin all the same
             log.exception("the money counts disagree")
         try:
-            self.store.commit_money(ledger, counted)
+            self.store.commit_money(ledger.as_rows(), counted)
         except StorageError:
             # The coin was taken: it is credited all the same, kept in memory, and no
             # more coins are let in until the cabinet saves again.
             log.exception("the money counts could not be saved: coins are locked out")
             self.failed = True
-            self.store.ledger = ledger
             if counted is not None:
                 self.store.audits.count_money(counted)
+        self._ledger = ledger
         self._set_lockout()
 
     def _set_lockout(self) -> None:

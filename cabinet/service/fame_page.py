@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cabinet.display.fame_presenter import category_title
 from cabinet.halloffame.board import Category
+from cabinet.halloffame.words import category_title
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu
 from cabinet.service.screen import Tone
 

@@ -16,33 +16,19 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
-from cabinet.money.pricing import PricePer, Pricing
 from cabinet.storage.database import Database
 from cabinet.storage.problems import ProblemKind, StorageProblem
 from cabinet.storage.setting_table import (
     ACE_WRAPS,
     BEATEN_WINDOW_MS,
     BEST_OF,
-    BONUS_CREDITS,
-    BONUS_UNITS,
     BY_NAME,
-    COIN1_CENTS,
-    COIN1_UNITS,
-    COIN2_CENTS,
-    COIN2_UNITS,
-    CPU_GAME_COSTS,
     CPU_LEVEL,
     CPU_OPPONENT,
-    CREDITS_PER_GAME,
-    CURRENCY,
-    FREE_PLAY,
-    MAX_CREDITS,
-    PRICE_PER,
     RACE_WINDOW_MS,
     SETTINGS,
     SPIT_DELAY_MS,
     TIE_RULE,
-    UNITS_PER_CREDIT,
 )
 from cabinet.storage.setting_types import (
     PlainValue,
@@ -136,22 +122,6 @@ class Settings:
             ace_wraps=self.get(ACE_WRAPS),
             tie_rule=TieRule(self.get(TIE_RULE)),
             best_of=self.get(BEST_OF),
-        )
-
-    def pricing(self) -> Pricing:
-        """The pricing settings as the money keeper takes them."""
-        return Pricing(
-            free_play=self.get(FREE_PLAY),
-            coin_units=(self.get(COIN1_UNITS), self.get(COIN2_UNITS)),
-            coin_cents=(self.get(COIN1_CENTS), self.get(COIN2_CENTS)),
-            currency=self.get(CURRENCY),
-            units_per_credit=self.get(UNITS_PER_CREDIT),
-            credits_per_game=self.get(CREDITS_PER_GAME),
-            price_per=PricePer(self.get(PRICE_PER)),
-            bonus_units=self.get(BONUS_UNITS),
-            bonus_credits=self.get(BONUS_CREDITS),
-            max_credits=self.get(MAX_CREDITS),
-            cpu_game_costs=self.get(CPU_GAME_COSTS),
         )
 
     def cpu_opponent_level(self) -> Level | None:

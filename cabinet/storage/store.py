@@ -23,12 +23,11 @@ from __future__ import annotations
 import copy
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cabinet.halloffame.board import Board, Category
-from cabinet.money.ledger import Ledger
 from cabinet.storage import fame
 from cabinet.storage.audits import (
     AuditGroup,
@@ -47,7 +46,7 @@ from cabinet.storage.database import (
     set_aside,
     utc_now,
 )
-from cabinet.storage.money import load_ledger, write_ledger
+from cabinet.storage.money import load_money, write_money
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
@@ -84,9 +83,10 @@ class CabinetStore:
         board, fame_problems = fame.load_board(db, settings.get(HALL_OF_FAME_SIZE))
         self.fame: Board = board
         """The hall of fame as last committed."""
-        ledger, money_problems = load_ledger(db)
-        self.ledger: Ledger = ledger
-        """The money counts as last committed (:meth:`commit_money` replaces it)."""
+        money, money_problems = load_money(db)
+        self.money: dict[str, int] = money
+        """The money counts as last committed, by name (:meth:`commit_money` replaces
+        them; :class:`cabinet.money.ledger.Ledger` says what they mean)."""
         self.problems: list[StorageProblem] = [
             *problems,
             *setting_problems,
@@ -222,8 +222,8 @@ class CabinetStore:
     def _reload_fame(self) -> None:
         self.fame, _ = fame.load_board(self.db, self.settings.get(HALL_OF_FAME_SIZE))
 
-    def commit_money(self, ledger: Ledger, counted: MoneyCounts | None = None) -> None:
-        """Make ``ledger`` the money counts and count ``counted`` in the audits, in one
+    def commit_money(self, counts: Mapping[str, int], counted: MoneyCounts | None = None) -> None:
+        """Make ``counts`` the money counts and count ``counted`` in the audits, in one
         transaction: when it returns, both survive a power cut; when it raises, neither
         changed (in the file or here)."""
         before = copy.deepcopy(self.audits)
@@ -231,12 +231,12 @@ class CabinetStore:
             if counted is not None:
                 self.audits.count_money(counted)
             with self.db.transaction() as conn:
-                write_ledger(conn, ledger)
+                write_money(conn, counts)
                 write_audits(conn, self.audits)
         except BaseException:
             self.audits = before
             raise
-        self.ledger = ledger
+        self.money = dict(counts)
 
     def save_audits(self, now_ns: int | None = None) -> None:
         """Write the counters (hardware counts, uptime since the last save) now."""

@@ -117,6 +117,28 @@ def test_doctor_reads_the_money_and_warns_of_coin_errors(tmp_path: Path) -> None
     assert "input test" in (finding.fix or "")
 
 
+def test_doctor_fails_money_counts_that_disagree_and_the_keeper_reports_them(
+    tmp_path: Path,
+) -> None:
+    """A coin's units with no credit or hold to account for them: the counts break the
+    ledger's invariant, are kept as stored, and both doctor and the screen say so."""
+    from cabinet.commands.doctor import check_money
+    from cabinet.money.keeper import MoneyKeeper
+    from cabinet.storage.store import CabinetStore
+
+    store = CabinetStore.open(tmp_path)
+    store.commit_money({"coins1": 1, "units_in": 2, "meter_owed": 2})
+    store.close()
+    finding = check_money(tmp_path)
+    assert finding.level is Level.FAIL
+    assert "money counts disagree (coin units in (2) != converted" in finding.detail
+    store = CabinetStore.open(tmp_path)
+    keeper = MoneyKeeper(store)
+    assert keeper.ledger.units_in == 2  # kept as stored, never put right by guessing
+    assert [p.subject for p in store.problems] == ["money counts"]
+    store.close()
+
+
 def test_doctor_says_a_coin_line_held_low(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

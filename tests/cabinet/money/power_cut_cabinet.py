@@ -50,7 +50,8 @@ from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.gpio import DEFAULT_PINS
 from cabinet.inputs.mock import MockInput
 from cabinet.money.coins import Coin
-from cabinet.money.keeper import MoneyKeeper
+from cabinet.money.keeper import MoneyKeeper, MoneyStep
+from cabinet.money.ledger import Ledger
 from cabinet.money.outputs import GpioCoinLines
 from cabinet.sound import SoundBoard
 from cabinet.storage.setting_table import (
@@ -77,11 +78,15 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
+CREDIT_GRANTED = "credit-granted"
+"""The planted keeper's own step, between its two commits."""
+
+
 class PlantedKeeper(MoneyKeeper):
     """The planted bug: the credit is kept (committed) before the coin is."""
 
     def _coin(self, coin: Coin) -> None:
-        self.checkpoint("coin-seen")
+        self.checkpoint(MoneyStep.COIN_SEEN)
         before = self.ledger
         units = self.pricing.units_of(coin.mech)
         after = before.insert(coin.mech, self.pricing, units=units, pending=self.in_service)
@@ -92,10 +97,10 @@ class PlantedKeeper(MoneyKeeper):
             credits_bonus=after.credits_bonus,
             bonus_progress=after.bonus_progress,
         )
-        self.store.commit_money(credit_only)
-        self.checkpoint("credit-granted")
-        self.store.commit_money(after, self._counted(coin.mech, units, before, after))
-        self.checkpoint("coin-committed")
+        self._commit(credit_only)
+        self.checkpoint(CREDIT_GRANTED)
+        self._commit(after, self._counted(coin.mech, units, before, after))
+        self.checkpoint(MoneyStep.COIN_COMMITTED)
         self.meter.queue(units)
 
 
@@ -125,8 +130,9 @@ def main(argv: list[str]) -> int:
             store.settings.set(setting, value)
         store.save_settings()
 
-    def checkpoint(name: str) -> None:
-        ledger = store.ledger
+    def checkpoint(step: MoneyStep | str) -> None:
+        name = step.value if isinstance(step, MoneyStep) else step
+        ledger = Ledger.from_rows(store.money)
         say(
             f"step {name} {ledger.coins1 + ledger.coins2} {ledger.units_in} "
             f"{ledger.meter_done} {ledger.credits_spent}"
@@ -139,7 +145,7 @@ def main(argv: list[str]) -> int:
     lines = GpioCoinLines(21, None, pin_factory=factory)
     keeper_type = PlantedKeeper if args.plant else MoneyKeeper
     keeper = keeper_type(store, lines=lines, checkpoint=checkpoint)
-    say(f"ready {store.ledger.units_in} {store.ledger.meter_owed}")
+    say(f"ready {keeper.ledger.units_in} {keeper.ledger.meter_owed}")
 
     pygame.display.init()
     screen = pygame.display.set_mode((320, 240))

@@ -5,7 +5,7 @@ and audits under any sequence of coins, games, menu visits and restarts."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from cabinet.inputs.controls import COIN1, COIN2, SERVICE, TEST
 from cabinet.inputs.debounce import OperatorEdge
-from cabinet.money.keeper import MoneyKeeper
+from cabinet.money.keeper import MoneyKeeper, MoneyStep
 from cabinet.money.ledger import Ledger
 from cabinet.money.outputs import NoLines
 from cabinet.storage.audits import MoneyCounts
@@ -69,9 +69,14 @@ def stored_ledger(data: Path) -> Ledger:
         return Ledger.from_rows(dict(conn.execute("SELECT name, value FROM money").fetchall()))
 
 
+def committed(store: CabinetStore) -> Ledger:
+    """The ledger ``store`` last committed (what a restart reads back)."""
+    return Ledger.from_rows(store.money)
+
+
 def audits_agree(store: CabinetStore) -> None:
     """The lifetime money audits agree with the ledger."""
-    ledger, life = store.ledger, store.audits.money.lifetime
+    ledger, life = committed(store), store.audits.money.lifetime
     assert (life.coins1, life.coins2) == (ledger.coins1, ledger.coins2)
     assert life.coin_units == ledger.units_in
     assert life.paid_credits == ledger.credits_paid
@@ -88,8 +93,8 @@ def test_a_coin_is_committed_before_it_is_credited(
     store = paid(open_store())
     seen: dict[str, tuple[int, int]] = {}
 
-    def checkpoint(name: str) -> None:
-        seen[name] = (stored_ledger(data_dir).credits, keeper.credits)
+    def checkpoint(step: MoneyStep) -> None:
+        seen[step.value] = (stored_ledger(data_dir).credits, keeper.credits)
 
     keeper = MoneyKeeper(store, lines=Lines(), checkpoint=checkpoint)
     coin(keeper, T)
@@ -105,7 +110,7 @@ def test_meter_pulses_owed_at_a_restart_are_given_after_it(
     store = paid(open_store(), **{COIN2_UNITS.name: 3})
     keeper = MoneyKeeper(store, lines=Lines())
     coin(keeper, T, mech=2)
-    assert store.ledger.meter_owed == 3
+    assert committed(store).meter_owed == 3
     keeper.tick(T + 100 * MS)  # the first pulse starts... and the power goes
     store.close()
 
@@ -118,7 +123,7 @@ def test_meter_pulses_owed_at_a_restart_are_given_after_it(
         t += 10 * MS
         keeper.tick(t)
     assert lines.meter_changes == [True, False] * 3
-    assert again.ledger.meter_done == 3
+    assert committed(again).meter_done == 3
     assert stored_ledger_of(again).meter_owed == 0
 
 
@@ -168,7 +173,7 @@ def test_a_failed_commit_still_credits_the_coin_and_locks_out(
     keeper = MoneyKeeper(store, lines=lines)
     assert lines.accepting
 
-    def full(ledger: Ledger, counted: MoneyCounts | None = None) -> None:
+    def full(counts: Mapping[str, int], counted: MoneyCounts | None = None) -> None:
         raise StorageError("database or disk is full")
 
     monkeypatch.setattr(store, "commit_money", full)
@@ -187,13 +192,13 @@ def test_coins_during_the_menu_are_credited_when_it_closes_at_its_prices(
     t = coin(keeper, t)
     # SERVICE in the menu moves the menu: it gives no credit, and is passed on
     assert keeper.take([OperatorEdge(SERVICE, True, t)]) == [OperatorEdge(SERVICE, True, t)]
-    assert (keeper.credits, store.ledger.units_pending) == (0, 2)
+    assert (keeper.credits, committed(store).units_pending) == (0, 2)
     assert stored_ledger_of(store).units_pending == 2  # counted at once
     store.settings.set(UNITS_PER_CREDIT, 2)
     keeper.menu_closed(store.settings)
-    assert (keeper.credits, store.ledger.units_pending) == (1, 0)
+    assert (keeper.credits, committed(store).units_pending) == (1, 0)
     assert keeper.take([OperatorEdge(SERVICE, True, t)]) == []  # a service credit now
-    assert keeper.credits == 2 and store.ledger.credits_service == 1
+    assert keeper.credits == 2 and committed(store).credits_service == 1
     audits_agree(store)
 
 
@@ -260,10 +265,10 @@ def test_any_sequence_keeps_the_invariants_and_the_audits_agree(
             if kind == "coin":
                 mech, length = event[1], event[2]
                 assert isinstance(mech, int) and isinstance(length, int)
-                before = store.ledger.coins1 + store.ledger.coins2
+                before = committed(store).coins1 + committed(store).coins2
                 t = coin(keeper, t, mech=mech, length_ms=length)
                 valid = 20 <= length <= 150
-                assert store.ledger.coins1 + store.ledger.coins2 == before + valid
+                assert committed(store).coins1 + committed(store).coins2 == before + valid
                 coins_in += valid
             elif kind == "service":
                 keeper.service_credit()
@@ -283,7 +288,7 @@ def test_any_sequence_keeps_the_invariants_and_the_audits_agree(
                 store.settings.set(FREE_PLAY, free)
                 store.save()
                 keeper.menu_closed(store.settings)
-                assert store.ledger.units_pending == 0
+                assert committed(store).units_pending == 0
             elif kind == "clear":
                 keeper.clear_credits()
             elif kind == "meter_test":
@@ -295,14 +300,14 @@ def test_any_sequence_keeps_the_invariants_and_the_audits_agree(
                     t += 10 * MS
                     keeper.tick(t)
             else:  # a restart: what the file holds is all there is
-                shown = store.ledger
+                shown = committed(store)
                 store.close()
                 store = CabinetStore.open(data)
-                assert store.ledger == shown
+                assert committed(store) == shown
                 keeper = MoneyKeeper(store, lines=Lines())
-            store.ledger.check()
+            committed(store).check()
             audits_agree(store)
-            assert store.ledger.coins1 + store.ledger.coins2 == coins_in
-            assert stored_ledger(data) == store.ledger
+            assert committed(store).coins1 + committed(store).coins2 == coins_in
+            assert stored_ledger(data) == committed(store)
     finally:
         store.close()

@@ -28,6 +28,7 @@ from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.keyboard import KeyboardInput, default_keymap
 from cabinet.inputs.mock import MockInput
+from cabinet.money.keeper import MoneyKeeper
 from cabinet.service.screen import MenuScreen
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
@@ -89,6 +90,11 @@ class Cabinet:
             threaded=False,
             seed=7,
         )
+
+    @property
+    def money(self) -> MoneyKeeper:
+        assert self.app.money is not None
+        return self.app.money
 
     def close(self) -> None:
         self.backend.close()

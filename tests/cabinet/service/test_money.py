@@ -109,10 +109,10 @@ def test_a_coin_on_the_pins_becomes_a_credit_and_a_pile_button_starts(
     assert cab.app.flow.phase is Phase.ATTRACT
     cab.p1(Button.PILE2)
     assert cab.app.flow.phase is Phase.JOIN
-    assert cab.store.ledger.credits == 1  # paid when the game starts
+    assert cab.money.ledger.credits == 1  # paid when the game starts
     cab.frames(11)  # the CPU joins
     assert cab.app.flow.phase in (Phase.READY, Phase.PLAY)
-    assert cab.store.ledger.credits == 0
+    assert cab.money.ledger.credits == 0
     assert cab.store.audits.money.current.paid_games == 1
 
 
@@ -130,7 +130,7 @@ def test_half_credits_show_as_a_fraction(make_cab: MakeCabinet) -> None:
 def test_a_pulse_too_short_or_too_long_is_a_coin_error(cab: Cabinet) -> None:
     insert_coin(cab, length_ms=10)
     insert_coin(cab, length_ms=400)
-    assert cab.store.ledger.credits == 0
+    assert cab.money.ledger.credits == 0
     assert cab.store.audits.money.current.coin_errors1 == 2
 
 
@@ -142,7 +142,7 @@ def test_each_coin_unit_pulses_the_meter_once(cab: Cabinet, lines: GpioCoinLines
     cab.frames(0.5)
     highs = [s for s in pin.states if s.state]
     assert len(highs) == 2
-    assert cab.store.ledger.meter_done == 2 and cab.store.ledger.meter_owed == 0
+    assert cab.money.ledger.meter_done == 2 and cab.money.ledger.meter_owed == 0
 
 
 def test_the_lockout_blocks_coins_at_the_maximum(
@@ -158,7 +158,7 @@ def test_a_coin_during_the_menu_is_counted_and_credited_when_it_closes(cab: Cabi
     cab.test()
     assert cab.app.in_service
     insert_coin(cab)
-    assert cab.store.ledger.coins1 == 1 and cab.store.ledger.credits == 0
+    assert cab.money.ledger.coins1 == 1 and cab.money.ledger.credits == 0
     cab.choose("Pricing")
     cab.go_to("Coin units per credit")
     cab.p1(Button.SLOT4)  # 2 units a credit, from when the menu closes
@@ -166,14 +166,14 @@ def test_a_coin_during_the_menu_is_counted_and_credited_when_it_closes(cab: Cabi
     cab.choose("Save and exit")
     assert not cab.app.in_service
     cab.frames(0.1)
-    assert cab.store.ledger.units_held == 1 and cab.store.ledger.credits == 0
+    assert cab.money.ledger.units_held == 1 and cab.money.ledger.credits == 0
     assert texts(cab, "credits") == ["CREDITS 1/2 · 1 credit per player"]
 
 
 def test_service_credits_and_clearing_them_from_the_pricing_page(cab: Cabinet) -> None:
     cab.service()
     cab.service()
-    assert cab.store.ledger.credits == 2
+    assert cab.money.ledger.credits == 2
     assert cab.store.audits.money.current.service_credits == 2
     cab.test()
     cab.choose("Pricing")
@@ -181,10 +181,10 @@ def test_service_credits_and_clearing_them_from_the_pricing_page(cab: Cabinet) -
     cab.choose("Clear credits")
     assert cab.shown.title == "Are you sure?" and cab.at_cursor() == "No"
     cab.p1(Button.PILE1)  # No
-    assert cab.store.ledger.credits == 2
+    assert cab.money.ledger.credits == 2
     cab.choose("Clear credits")
     cab.choose("Yes")
-    assert cab.store.ledger.credits == 0
+    assert cab.money.ledger.credits == 0
     assert cab.store.audits.money.current.credits_cleared == 2
 
 
@@ -197,7 +197,7 @@ def test_the_meter_test_pulses_the_meter_once(cab: Cabinet, lines: GpioCoinLines
     cab.choose("Pulse the meter once")
     cab.frames(0.3)
     assert len([s for s in pin.states if s.state]) == 1
-    assert cab.store.ledger.meter_tests == 1 and cab.store.ledger.meter_done == 0
+    assert cab.money.ledger.meter_tests == 1 and cab.money.ledger.meter_done == 0
     assert cab.shown.rows[0].value == "1 given · 0 owed"
 
 

@@ -24,6 +24,7 @@ from game.engine import Game
 from game.events import Outcome, Termination
 from game.live_match import LiveMatch
 from game.record import MatchRecord, RecordError, replay
+from game.record_parts import RecordMeta, RecordResult
 from game.referee import Referee
 from game.rules import Rules, TieRule
 from game.summary import GameSummary
@@ -41,6 +42,8 @@ __all__ = [
     "MatchRecord",
     "Outcome",
     "RecordError",
+    "RecordMeta",
+    "RecordResult",
     "Referee",
     "Rules",
     "Suit",

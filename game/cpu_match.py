@@ -17,6 +17,7 @@ from game.cpu_seat import CpuSeat
 from game.edges import Edge
 from game.events import Event
 from game.record import MatchRecord, start_match
+from game.record_parts import RecordMeta
 from game.rules import Rules
 from game.summary import GameSummary, Seat, summarize
 from game.units import MS
@@ -127,9 +128,6 @@ def play_cpu_game(
         edges=tuple(referee.stats.edge_log),
         seed=seed,
         end_ns=now,
-        meta={
-            "players": [Seat.CPU.value, Seat.CPU.value],
-            "levels": [levels[0].number, levels[1].number],
-        },
+        meta=RecordMeta(seats=(Seat.CPU, Seat.CPU), levels=(levels[0].number, levels[1].number)),
     )
     return CpuGame(record, summarize(game, referee, events), now, tuple(events))

@@ -11,8 +11,7 @@ when ``now`` is, and the game it produces replays exactly from its record.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from game.bots import Level
 from game.cards import Card, derived_rng, shuffled_deck
@@ -20,6 +19,7 @@ from game.cpu_seat import CpuSeat
 from game.edges import Edge
 from game.events import Event, Outcome
 from game.record import MatchRecord, start_match
+from game.record_parts import RecordMeta
 from game.referee import Referee
 from game.rules import Rules
 from game.summary import GameSummary, Seat, summarize
@@ -40,7 +40,6 @@ class LiveMatch:
         start_abs_ns: int,
         *,
         decks: Sequence[Sequence[Card]] | None = None,
-        meta: Mapping[str, Any] | None = None,
     ) -> None:
         self.rules = rules
         self.seed = seed
@@ -55,9 +54,9 @@ class LiveMatch:
             if lv is not None
         ]
         self.humans = tuple(p for p, lv in enumerate(cpu_levels) if lv is None)
-        self._meta = dict(meta or {})
-        self._meta.setdefault("players", [Seat.of(lv).value for lv in cpu_levels])
-        self._meta.setdefault("levels", [None if lv is None else lv.number for lv in cpu_levels])
+        seats = [Seat.of(lv) for lv in cpu_levels]
+        numbers = [None if lv is None else lv.number for lv in cpu_levels]
+        self._meta = RecordMeta(seats=(seats[0], seats[1]), levels=(numbers[0], numbers[1]))
         self._pending: list[tuple[int, int, Edge]] = []  # CPU presses: (t_ns, seq, edge)
         self._seq = 0
         self._now = 0

@@ -11,20 +11,25 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from game.cards import Card, DeckError, NotationError, derived_rng, shuffled_deck, validate_deck
 from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
 from game.events import Event
+from game.record_parts import RESULT_KEYS as RESULT_KEYS  # re-exported: it used to live here
+from game.record_parts import RecordMeta, RecordResult
 from game.referee import Referee
 from game.rules import Rules, RulesError, clipped_repr
 from game.summary import GameSummary
 from game.summary import summarize as summarize  # re-exported: it used to live here
+from game.summary_json import SummaryError
 from game.values import UnreadableFileError, is_int, read_bounded, unreadable_kind
+
+T = TypeVar("T")
 
 FORMAT = "spit-match"
 VERSION = 1
@@ -67,10 +72,10 @@ class MatchRecord:
     seed: int | None = None
     end_ns: int | None = None
     """How far the clock runs after the last edge; ``None``: until every edge is released."""
-    result: Mapping[str, Any] | None = None
+    result: RecordResult | None = None
     """The result the game had when it was recorded, if known."""
-    meta: Mapping[str, Any] | None = None
-    """Free-form context (players, levels, cabinet); replay ignores it."""
+    meta: RecordMeta = dataclasses.field(default_factory=RecordMeta)
+    """Who played (seats, CPU levels) and any other context; replay ignores it."""
     abandoned_ns: int | None = None
     """When the cabinet stopped the game (idle, service menu), if it did: a replay ends it
     there too, with no winner."""
@@ -96,9 +101,9 @@ class MatchRecord:
         if self.end_ns is not None:
             data["end_ns"] = self.end_ns
         if self.result is not None:
-            data["result"] = dict(self.result)
-        if self.meta is not None:
-            data["meta"] = dict(self.meta)
+            data["result"] = self.result.to_json()
+        if not self.meta.empty:
+            data["meta"] = self.meta.to_json()
         if self.abandoned_ns is not None:
             data["abandoned_ns"] = self.abandoned_ns
         return data
@@ -106,8 +111,8 @@ class MatchRecord:
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
 
-    def with_result(self, result: Mapping[str, Any]) -> MatchRecord:
-        return dataclasses.replace(self, result=dict(result))
+    def with_result(self, result: RecordResult) -> MatchRecord:
+        return dataclasses.replace(self, result=result)
 
     @classmethod
     def from_json(cls, data: object) -> MatchRecord:
@@ -138,12 +143,8 @@ class MatchRecord:
             assert last is not None
             if end_ns < last:
                 raise RecordError("end_ns", f"{end_ns} is before the last delivery {last}")
-        result = data.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise RecordError("result", "must be an object")
-        meta = data.get("meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise RecordError("meta", "must be an object")
+        result = _read_part(RecordResult.from_json, data, "result")
+        meta = _read_part(RecordMeta.from_json, data, "meta") or RecordMeta()
         abandoned_ns = data.get("abandoned_ns")
         if abandoned_ns is not None:
             abandoned_ns = _read_ns("abandoned_ns", abandoned_ns, 0)
@@ -189,6 +190,19 @@ class MatchRecord:
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
         tmp.replace(path)
+
+
+def _read_part(read: Callable[[object], T], data: Mapping[str, Any], key: str) -> T | None:
+    """``data[key]`` read by ``read`` (``None`` when absent); a
+    :class:`~game.summary_json.SummaryError` becomes a :class:`RecordError` for
+    ``key.field``."""
+    if key not in data:
+        return None
+    try:
+        return read(data[key])
+    except SummaryError as exc:
+        name = key if exc.field == key else f"{key}.{exc.field}"
+        raise RecordError(name, exc.problem) from None
 
 
 def _read_ns(field: str, value: object, low: int) -> int:
@@ -414,35 +428,3 @@ def replay(record: MatchRecord) -> Replay:
         referee.game.abandon(max(record.abandoned_ns, referee.horizon_ns))
         events.extend(referee.game.take_events())
     return Replay(referee.game, referee, tuple(events))
-
-
-RESULT_KEYS = (
-    "finished",
-    "winner",
-    "draw",
-    "termination",
-    "cards_left",
-    "plays",
-    "spits",
-    "beaten",
-    "ties",
-    "late_edges",
-)
-"""The keys a record's ``result`` pins; a replay must reproduce each one present."""
-
-
-def result_of(summary: GameSummary) -> dict[str, Any]:
-    """What a record's ``result`` pins of a summary: its JSON's :data:`RESULT_KEYS`."""
-    data = summary.to_json()
-    return {k: data[k] for k in RESULT_KEYS}
-
-
-def result_mismatches(expected: Mapping[str, Any], summary: GameSummary) -> list[str]:
-    """Each key of ``expected`` (a record's ``result``, as JSON) whose value the replay's
-    ``summary`` did not reproduce (keys the summary's JSON does not have are not checked)."""
-    replayed = summary.to_json()
-    return [
-        f"{k}: recorded {expected[k]!r}, replayed {replayed[k]!r}"
-        for k in expected
-        if k in replayed and replayed[k] != expected[k]
-    ]

@@ -3,9 +3,9 @@
 :func:`summarize` reads them off a game, its referee and its events; the cabinet's game
 over screen, its books (audits and stored games), ``spit-cabinet replay`` and
 ``simulate`` all read a :class:`GameSummary`. :meth:`GameSummary.to_json` gives the JSON
-form (the replay summary of ``docs/match-record.md``, and, through
-:func:`game.record.result_of`, a match record's ``result``); :meth:`GameSummary.from_json`
-reads it back.
+form (the replay summary of ``docs/match-record.md``; a match record's ``result`` is
+:meth:`game.record_parts.RecordResult.of` it); :meth:`GameSummary.from_json` reads it
+back.
 """
 
 from __future__ import annotations
@@ -16,6 +16,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.events import Event, GameOver, Played, Rejected, RejectReason, Selected, Termination, Tie
+from game.summary_json import (
+    SummaryError,
+    is_pair,
+    read_bool,
+    read_int,
+    read_int_pair,
+    read_object,
+    read_optional_int,
+    read_optional_player,
+    read_player,
+    read_termination,
+    read_value,
+)
 from game.values import is_int
 
 if TYPE_CHECKING:
@@ -34,15 +47,6 @@ class Seat(enum.Enum):
     def of(cls, cpu_level: object) -> Seat:
         """The seat of a player whose CPU level is ``cpu_level`` (``None``: a person)."""
         return cls.HUMAN if cpu_level is None else cls.CPU
-
-
-class SummaryError(ValueError):
-    """A summary's JSON is malformed; the message names the key and the problem."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,12 +70,12 @@ class ClosestRace:
 
     @classmethod
     def from_json(cls, data: object, field: str = "closest_race") -> ClosestRace:
-        obj = _object(data, field)
+        obj = read_object(data, field)
         return cls(
-            margin_ns=_int(obj, "margin_ns", field),
-            winner=_player(obj, "winner", field),
-            t_ns=_int(obj, "t_ns", field),
-            pile=_optional_int(obj, "pile", field),
+            margin_ns=read_int(obj, "margin_ns", field),
+            winner=read_player(obj, "winner", field),
+            t_ns=read_int(obj, "t_ns", field),
+            pile=read_optional_int(obj, "pile", field),
         )
 
 
@@ -110,8 +114,8 @@ class Rejections:
 
     @classmethod
     def from_json(cls, data: object, field: str = "rejected") -> Rejections:
-        obj = _object(data, field)
-        return cls.of({reason: _int(obj, reason.value, field) for reason in RejectReason})
+        obj = read_object(data, field)
+        return cls.of({reason: read_int(obj, reason.value, field) for reason in RejectReason})
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,43 +186,35 @@ class GameSummary:
         """Read :meth:`to_json`'s form; raises :class:`SummaryError` naming the bad key.
         Every key is required; other keys (such as ``replay --json``'s ``events``) are
         ignored."""
-        obj = _object(data, "summary")
-        termination = _get(obj, "termination")
-        if termination is not None:
-            try:
-                termination = Termination(termination)
-            except ValueError:
-                choices = ", ".join(t.value for t in Termination)
-                raise SummaryError(
-                    "termination", f"must be one of {choices} or null, got {termination!r}"
-                ) from None
-        closest = _get(obj, "closest_race")
-        margins = _get(obj, "race_margins_ns")
+        obj = read_object(data, "summary")
+        termination = read_termination(obj)
+        closest = read_value(obj, "closest_race")
+        margins = read_value(obj, "race_margins_ns")
         if not isinstance(margins, list) or not all(is_int(m) for m in margins):
             raise SummaryError("race_margins_ns", "must be a list of integers")
-        fastest = _get(obj, "fastest_play_ns")
-        if not _is_pair(fastest, optional=True):
+        fastest = read_value(obj, "fastest_play_ns")
+        if not is_pair(fastest, optional=True):
             raise SummaryError("fastest_play_ns", "must be a list of two integers or nulls")
         assert isinstance(fastest, list)
         return cls(
-            finished=_bool(obj, "finished"),
-            winner=_optional_player(obj, "winner"),
-            draw=_bool(obj, "draw"),
+            finished=read_bool(obj, "finished"),
+            winner=read_optional_player(obj, "winner"),
+            draw=read_bool(obj, "draw"),
             termination=termination,
-            cards_left=_int_pair(obj, "cards_left"),
-            plays=_int_pair(obj, "plays"),
-            spits=_int(obj, "spits"),
-            beaten=_int_pair(obj, "beaten"),
-            rejected=Rejections.from_json(_get(obj, "rejected")),
-            ties=_int(obj, "ties"),
-            late_edges=_int(obj, "late_edges"),
-            early_edges=_int(obj, "early_edges"),
-            pile_without_selection=_int(obj, "pile_without_selection"),
-            reordered_races=_int(obj, "reordered_races"),
+            cards_left=read_int_pair(obj, "cards_left"),
+            plays=read_int_pair(obj, "plays"),
+            spits=read_int(obj, "spits"),
+            beaten=read_int_pair(obj, "beaten"),
+            rejected=Rejections.from_json(read_value(obj, "rejected")),
+            ties=read_int(obj, "ties"),
+            late_edges=read_int(obj, "late_edges"),
+            early_edges=read_int(obj, "early_edges"),
+            pile_without_selection=read_int(obj, "pile_without_selection"),
+            reordered_races=read_int(obj, "reordered_races"),
             closest_race=None if closest is None else ClosestRace.from_json(closest),
             race_margins_ns=tuple(margins),
             fastest_play_ns=(fastest[0], fastest[1]),
-            end_t_ns=_optional_int(obj, "end_t_ns"),
+            end_t_ns=read_optional_int(obj, "end_t_ns"),
         )
 
 
@@ -284,67 +280,3 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> GameSumm
 
 
 # -- reading JSON ------------------------------------------------------------------------
-
-
-def _is_pair(value: object, *, optional: bool) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(is_int(v) or (optional and v is None) for v in value)
-    )
-
-
-def _name(parent: str | None, key: str) -> str:
-    return key if parent is None else f"{parent}.{key}"
-
-
-def _object(data: object, field: str) -> Mapping[str, object]:
-    if not isinstance(data, dict):
-        raise SummaryError(field, "must be an object")
-    return data
-
-
-def _get(obj: Mapping[str, object], key: str, parent: str | None = None) -> object:
-    if key not in obj:
-        raise SummaryError(_name(parent, key), "missing")
-    return obj[key]
-
-
-def _int(obj: Mapping[str, object], key: str, parent: str | None = None) -> int:
-    value = _get(obj, key, parent)
-    if not is_int(value):
-        raise SummaryError(_name(parent, key), f"must be an integer, got {value!r}")
-    return value
-
-
-def _optional_int(obj: Mapping[str, object], key: str, parent: str | None = None) -> int | None:
-    value = _get(obj, key, parent)
-    if value is None:
-        return None
-    return _int(obj, key, parent)
-
-
-def _player(obj: Mapping[str, object], key: str, parent: str | None = None) -> int:
-    value = _int(obj, key, parent)
-    if value not in (0, 1):
-        raise SummaryError(_name(parent, key), f"must be 0 or 1, got {value}")
-    return value
-
-
-def _optional_player(obj: Mapping[str, object], key: str) -> int | None:
-    return None if _get(obj, key) is None else _player(obj, key)
-
-
-def _bool(obj: Mapping[str, object], key: str) -> bool:
-    value = _get(obj, key)
-    if not isinstance(value, bool):
-        raise SummaryError(key, f"must be true or false, got {value!r}")
-    return value
-
-
-def _int_pair(obj: Mapping[str, object], key: str) -> tuple[int, int]:
-    value = _get(obj, key)
-    if not _is_pair(value, optional=False):
-        raise SummaryError(key, "must be a list of two integers")
-    assert isinstance(value, list)
-    return (value[0], value[1])

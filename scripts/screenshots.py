@@ -27,8 +27,8 @@ from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
 from cabinet.display.frame_loop import FRAME_NS
+from cabinet.display.games import StoredGames
 from cabinet.display.parts import CabinetParts
-from cabinet.display.records import StoredRecords
 from cabinet.drawing.fame_views import FameBoardView
 from cabinet.drawing.geometry import Orientation
 from cabinet.inputs.controls import COIN1, Control
@@ -66,7 +66,7 @@ class Shoot:
             settings,
             CabinetParts(
                 store=store,
-                records=StoredRecords(store) if store is not None else None,
+                games=StoredGames(store) if store is not None else None,
             ),
             clock=lambda: self.now,
             threaded=False,

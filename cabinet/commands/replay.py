@@ -19,7 +19,7 @@ from typing import Any
 
 from cabinet.commands.durations import format_margin
 from game.events import Termination
-from game.record import MatchRecord, RecordError, replay, result_mismatches
+from game.record import MatchRecord, RecordError, replay
 from game.summary import GameSummary
 
 EXIT_OK = 0
@@ -65,7 +65,7 @@ def _replay_file(path: Path, *, as_json: bool) -> tuple[str, int]:
     record = MatchRecord.load(path)
     done = replay(record)
     summary = done.summary()
-    mismatches = result_mismatches(record.result, summary) if record.result else []
+    mismatches = record.result.mismatches(summary) if record.result else []
     lines: list[str] = []
     if as_json:
         out = done.to_json()

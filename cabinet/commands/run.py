@@ -38,8 +38,8 @@ from cabinet.display.assembly import (
     button_pins,
     coin_lines,
     door_open_from,
+    game_sink,
     lights_output,
-    record_sink,
 )
 from cabinet.display.frame_loop import run_frames
 from cabinet.display.parts import CabinetParts
@@ -312,7 +312,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         request = ScreenRequest(chosen or ((0, 0) if full else WINDOW_SIZE), full, flags)
         return open_screen(choice, request)
 
-    records = record_sink(store)
+    games = game_sink(store)
     lines = coin_lines(args.wiring, backend_name)
     cleanup.callback(lines.close)
     app = CabinetApp(
@@ -322,7 +322,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         CabinetParts(
             sounds=sounds,
             lights=lights_output(port, table),
-            records=records,
+            games=games,
             pump_input=pump_input,
             store=store,
             set_mode=set_mode,
@@ -349,7 +349,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         )
         if any(e.type == pygame.QUIT for e in events):
             return False
-        if args.games is not None and records.count >= args.games:
+        if args.games is not None and games.count >= args.games:
             return False
         if table.refused is not None and not table.started:
             return False  # the table cannot run as set up: said below, once
@@ -375,5 +375,5 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     if table.refused is not None and not table.started:
         print(f"spit-cabinet: {table.refused}", file=sys.stderr)
         return 2
-    log.info("stopped after %d frames, %d games recorded", app.frames, records.count)
+    log.info("stopped after %d frames, %d games recorded", app.frames, games.count)
     return 0

@@ -17,7 +17,7 @@ from cabinet.commands.durations import format_margin
 from cabinet.commands.progress import Progress
 from game.bots import LEVELS, LevelError, level
 from game.cpu_match import play_cpu_game
-from game.record import result_of
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.tally import SimulationReport, Tally
 
@@ -126,7 +126,7 @@ def _play_chunk(task: Chunk) -> tuple[Tally, int]:
         game = play_cpu_game(seed, pair, rules)
         tally.add(game.summary, game.duration_ns)
         if task.out is not None:
-            record = game.record.with_result(result_of(game.summary))
+            record = game.record.with_result(RecordResult.of(game.summary))
             path = Path(task.out) / f"game-{seed}.json"
             try:
                 record.save(path)

@@ -4,7 +4,7 @@ It holds the cabinet's frame loop (:mod:`cabinet.display.app`), the flow from at
 initials (:mod:`cabinet.display.flow`), what each frame shows and sounds
 (:mod:`cabinet.display.presenter`, :mod:`cabinet.display.fame_presenter`), the service
 menu's host (:mod:`cabinet.display.service_host`), the books it keeps
-(:mod:`cabinet.display.records`) and how a cabinet is put together from its settings
+(:mod:`cabinet.display.games`) and how a cabinet is put together from its settings
 (:mod:`cabinet.display.assembly`, :mod:`cabinet.display.app_settings`). It draws through
 :mod:`cabinet.drawing` and talks to the table process (:mod:`cabinet.table`) over one
 socket pair; the table imports nothing from here (``tests/test_layers.py``).

@@ -26,10 +26,10 @@ import pygame
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.books import Books
 from cabinet.display.flow import Flow, GameFinished, InitialsEntered, Notice
+from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import NO_PARTS, CabinetParts
 from cabinet.display.presenter import FameShown, Presenter, Shown
-from cabinet.display.records import RecordSink
 from cabinet.display.service_host import ServiceHost
 from cabinet.display.sounds import phase_sound, sound_cues
 from cabinet.drawing.backend import BackendFailed, DisplayBackend
@@ -84,7 +84,7 @@ class CabinetApp:
         referee on a thread of this process (``threaded``), or pumped from :meth:`step`
         (``threaded=False``: tests with a virtual clock). Nothing is changed from outside
         after construction."""
-        sounds, lights, records = parts.sounds, parts.lights, parts.records
+        sounds, lights, games = parts.sounds, parts.lights, parts.games
         pump_input, store, door_open = parts.pump_input, parts.store, parts.door_open
         set_mode, fallback, input_backend = parts.set_mode, parts.fallback, parts.input_backend
         table, settings_overlay = parts.table, parts.settings_overlay
@@ -121,7 +121,7 @@ class CabinetApp:
         self.renderer = self._make_renderer()
         self._set_mode = set_mode
         self.books = Books(
-            self.table, records if records is not None else RecordSink(), self.lights, store
+            self.table, games if games is not None else GameSink(), self.lights, store
         )
         self.host = ServiceHost(
             self.table,
@@ -309,7 +309,7 @@ class CabinetApp:
         """Record the games that ended (and let their record setters enter initials) and
         the initials entered."""
         games = [n for n in notices if isinstance(n, GameFinished)]
-        made = self.books.record(games)
+        made = self.books.keep_games(games)
         self.books.initials([n for n in notices if isinstance(n, InitialsEntered)])
         if made:
             self.flow.enter_initials(made, now)

@@ -9,7 +9,7 @@ opens the buttons on the same pins.
   drives the board; the display's light states go to the board's stand-in, or to the
   on-screen strip when there is no board (:func:`lights_output`).
 - **Door**: the door switch as the table process reports it (:func:`door_open_from`).
-- **Records**: finished games go into the books (:func:`record_sink`).
+- **Records**: finished games go into the books (:func:`game_sink`).
 - **Coin lines**: the coin meter and lockout outputs (:func:`coin_lines`), driven by the
   display process's money keeper.
 """
@@ -21,8 +21,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cabinet.display.games import StoredGames
 from cabinet.display.lights_output import LightsOutput, TableLights
-from cabinet.display.records import StoredRecords
 from cabinet.inputs.select import InputKind
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def coin_lines(path: Path | None, backend_name: InputKind) -> CoinLines:
         return NoLines()
 
 
-def record_sink(store: CabinetStore) -> StoredRecords:
+def game_sink(store: CabinetStore) -> StoredGames:
     """Where finished games go: into ``store``'s books, one transaction each (and the
     last few kept in memory, with the count of every game recorded)."""
-    return StoredRecords(store)
+    return StoredGames(store)

@@ -1,8 +1,8 @@
-"""The books the display process keeps: each finished game into the record sink (and
-the hall of fame's new entries out of it), the initials players enter, and what the
-display sees counted into the audits (stuck switches, chatter, LED link drops, table
-restarts). A storage failure (disk full, card gone) never stops the cabinet: it is
-logged, and the audits roll back with their transaction."""
+"""The books the display process keeps: each finished game into the game sink (and
+the hall of fame's new places out of it, :mod:`cabinet.display.fame_book`), the initials
+players enter, and what the display sees counted into the audits (stuck switches,
+chatter, LED link drops, table restarts). A storage failure (disk full, card gone) never
+stops the cabinet: it is logged, and the audits roll back with their transaction."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import logging
 import sqlite3
 from collections.abc import Iterable
 
+from cabinet.display.fame_book import FameBook, by_player
 from cabinet.display.flow import GameFinished, InitialsEntered
+from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
-from cabinet.display.records import NewRecords, RecordSink
+from cabinet.halloffame.places import NewPlace
 from cabinet.inputs.debounce import SwitchStuck
 from cabinet.inputs.feed import FeedEvent
 from cabinet.storage.problems import StorageError
@@ -23,19 +25,19 @@ log = logging.getLogger(__name__)
 
 
 class Books:
-    """One cabinet's books: ``records`` takes the finished games, ``store`` (if any) the
+    """One cabinet's books: ``games`` takes the finished games, ``store`` (if any) the
     audits and initials; the ``table``'s switches and the ``lights``' link are read for
     the counts."""
 
     def __init__(
         self,
         table: Table,
-        records: RecordSink,
+        games: GameSink,
         lights: LightsOutput,
         store: CabinetStore | None = None,
     ) -> None:
         self.table = table
-        self.records = records
+        self.games = games
         self.lights = lights
         self.store = store
         self._chatter_seen: dict[object, int] = {}
@@ -69,31 +71,24 @@ class Books:
         if self.store is not None:
             self.store.audits.count_table_restart()
 
-    def record(self, finished: list[GameFinished]) -> dict[int, NewRecords]:
+    def keep_games(self, finished: list[GameFinished]) -> dict[int, list[NewPlace]]:
         """Into the books (call with the table's lock let go); returns the hall-of-fame
-        entries the games made, by player. A storage failure (disk full, card gone) must
+        places the games took, by player. A storage failure (disk full, card gone) must
         not stop the cabinet: it is logged, and the audits were rolled back with the
         transaction."""
-        made: dict[int, NewRecords] = {}
+        made: list[NewPlace] = []
         for game in finished:
             self.sync_audits()
             try:
-                for entry_id, candidate in self.records.add(game):
-                    made.setdefault(candidate.player, []).append((entry_id, candidate))
+                made.extend(self.games.add(game))
             except (sqlite3.Error, OSError, StorageError):
                 log.exception("a game could not be recorded")
                 continue
             if game.number is not None:
                 self.table.recorded(game.number)  # the table may forget it now
-        return made
+        return by_player(made)
 
     def initials(self, entered: list[InitialsEntered]) -> None:
         """A player's initials into the hall of fame (one transaction each)."""
-        if self.store is None:
-            return
-        for done in entered:
-            for entry_id in done.entry_ids:
-                try:
-                    self.store.set_initials(entry_id, done.initials)
-                except (sqlite3.Error, OSError, StorageError):
-                    log.exception("initials could not be saved")
+        if self.store is not None:
+            FameBook(self.store).save_initials(entered)

@@ -17,7 +17,7 @@ from cabinet.drawing.fame_views import (
     InitialsPanel,
     InitialsView,
 )
-from cabinet.halloffame.board import Board, Candidate, Category
+from cabinet.halloffame.board import Board, Category
 from cabinet.halloffame.names import shown_initials
 from cabinet.halloffame.words import category_title, figure_text
 from cabinet.i18n import Translator
@@ -46,10 +46,10 @@ def initials_view(
         if entry is None:
             panels.append(InitialsPanel(names[p], (tr.t("fame.well_played"),)))
             continue
-        records: tuple[tuple[int, Candidate], ...] = flow.entry_records.get(p, ())
         lines = []
-        for entry_id, candidate in records:
-            rank = _rank(board, candidate.category, entry_id)
+        for new in flow.entry_places.get(p, ()):
+            candidate = new.candidate
+            rank = _rank(board, candidate.category, new.entry_id)
             place = f" · #{rank}" if rank is not None else ""
             lines.append(
                 f"{category_title(tr, candidate.category)}: "

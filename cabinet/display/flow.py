@@ -24,12 +24,13 @@ with a virtual clock through every state.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from cabinet.halloffame.board import Candidate, Streaks, candidates
 from cabinet.halloffame.entry import InitialsEntry
+from cabinet.halloffame.places import NewPlace
 from cabinet.shared.phase import Phase
 from cabinet.storage import setting_table as table
 from cabinet.table.interface import Match
@@ -37,7 +38,8 @@ from game.bots import Level, level
 from game.edges import Button
 from game.events import Event, GameOver
 from game.live_match import LiveMatch
-from game.record import MatchRecord, result_of
+from game.record import MatchRecord
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.summary import GameSummary, Seat
 from game.units import S
@@ -117,7 +119,7 @@ class GameFinished:
     """Who sat in each seat."""
     number: int | None = None
     """The game's number when the table process played it (to confirm it is recorded)."""
-    records: tuple[Candidate, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
     """The hall-of-fame figures people set in it (whether they make the board is the
     books' to say)."""
 
@@ -174,10 +176,10 @@ class Flow:
         self.streaks = Streaks()
         self.entries: dict[int, InitialsEntry] = {}
         """Initials being entered, by player (the initials phase)."""
-        self.entry_records: dict[int, tuple[tuple[int, Candidate], ...]] = {}
-        """Each entering player's new records: ``(entry id, candidate)``."""
-        self._records_made: dict[int, tuple[tuple[int, Candidate], ...]] = {}
-        """New records waiting for game over to end."""
+        self.entry_places: dict[int, tuple[NewPlace, ...]] = {}
+        """Each entering player's new places in the hall of fame."""
+        self._places_made: dict[int, tuple[NewPlace, ...]] = {}
+        """New places waiting for game over to end."""
         self.demo = self._new_demo(now_ns)
 
     # -- inputs --------------------------------------------------------------------
@@ -245,7 +247,7 @@ class Flow:
             elif now_ns - self._last_human_ns >= s.idle_timeout_s * S:
                 self.abandon(now_ns)
         elif self.phase is Phase.GAME_OVER and elapsed >= s.game_over_s * S:
-            if self._records_made:
+            if self._places_made:
                 self._start_initials(now_ns)
             else:
                 self._after_game_over(now_ns)
@@ -256,17 +258,17 @@ class Flow:
         notices, self._notices = self._notices, []
         return notices
 
-    def enter_initials(self, records: dict[int, list[tuple[int, Candidate]]], now_ns: int) -> None:
-        """The books kept these new records (by player: ``(entry id, candidate)`` each):
-        once game over has been shown, those players enter their initials."""
+    def enter_initials(self, places: Mapping[int, Sequence[NewPlace]], now_ns: int) -> None:
+        """The books kept these new places (by player): once game over has been shown,
+        those players enter their initials."""
         if self.phase is not Phase.GAME_OVER or not self.settings.hall_of_fame:
             return
-        self._records_made = {p: tuple(r) for p, r in records.items() if r}
+        self._places_made = {p: tuple(r) for p, r in places.items() if r}
 
     def _start_initials(self, now_ns: int) -> None:
-        self.entries = {p: InitialsEntry(now_ns) for p in self._records_made}
-        self.entry_records = self._records_made
-        self._records_made = {}
+        self.entries = {p: InitialsEntry(now_ns) for p in self._places_made}
+        self.entry_places = self._places_made
+        self._places_made = {}
         self._enter(Phase.INITIALS, now_ns)
 
     def abandon(self, now_ns: int) -> None:
@@ -321,8 +323,8 @@ class Flow:
         """Say each finished entry once; when all are finished, carry on."""
         for player in sorted(self.entries):
             entry = self.entries[player]
-            if entry.done and player in self.entry_records:
-                ids = tuple(i for i, _ in self.entry_records.pop(player))
+            if entry.done and player in self.entry_places:
+                ids = tuple(place.entry_id for place in self.entry_places.pop(player))
                 self._notices.append(InitialsEntered(player, entry.initials, ids))
         if all(e.done for e in self.entries.values()):
             self.entries = {}
@@ -331,8 +333,8 @@ class Flow:
     def _to_attract(self, now_ns: int) -> None:
         self.streaks.player_left()
         self.entries = {}
-        self.entry_records = {}
-        self._records_made = {}
+        self.entry_places = {}
+        self._places_made = {}
         self.match = None
         self.scores = [0, 0]
         self.joined = [False, False]
@@ -372,7 +374,7 @@ class Flow:
         summary = match.summary()
         self.last_summary = summary
         players = self.seat_kinds
-        record = match.record().with_result(result_of(summary))
+        record = match.record().with_result(RecordResult.of(summary))
         found: list[Candidate] = []
         if summary.finished:
             streaks = self.streaks.game_ended(summary.winner, players)
@@ -380,7 +382,7 @@ class Flow:
             levels = tuple(cpu if players[p] is Seat.CPU else None for p in (0, 1))
             found = candidates(summary, players, levels, streaks)
         self._notices.append(
-            GameFinished(record, summary, players, match.number, records=tuple(found))
+            GameFinished(record, summary, players, match.number, candidates=tuple(found))
         )
 
     def _new_demo(self, now_ns: int) -> LiveMatch:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import pygame
 
+from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
-from cabinet.display.records import RecordSink
 from cabinet.display.service_host import SettingsOverlay
 from cabinet.drawing.backend import DisplayBackend
 from cabinet.inputs.base import InputBackend
@@ -31,7 +31,7 @@ class CabinetParts:
     """The sound effects (default: silent)."""
     lights: LightsOutput | None = None
     """Where the lights go (default: the on-screen strip only)."""
-    records: RecordSink | None = None
+    games: GameSink | None = None
     """Where finished games go (default: kept in memory)."""
     pump_input: Callable[[], None] | None = None
     """Called once a frame to read an input backend that has no thread of its own."""

@@ -32,7 +32,7 @@ from game.events import (
     Termination,
     Tie,
 )
-from game.record import MatchRecord, RecordError, replay, result_mismatches
+from game.record import MatchRecord, RecordError, replay
 from game.summary import Seat
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ class ReplayPage(Page):
         self.events: tuple[Event, ...] = tuple(
             e for e in result.events if isinstance(e, SHOWN_EVENTS)
         )
-        self.mismatches = result_mismatches(record.result or {}, result.summary())
+        self.mismatches = record.result.mismatches(result.summary()) if record.result else []
         self.index = 0
         self.races = [
             i

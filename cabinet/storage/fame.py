@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from cabinet.halloffame.board import Board, BoardError, Category, Entry
+from cabinet.halloffame.board import Board, BoardError, Candidate, Category, Entry
 from cabinet.halloffame.names import BLANK, InitialsError, check_initials
 from cabinet.storage.database import Database
 from cabinet.storage.problems import ProblemKind, StorageProblem
@@ -52,16 +52,17 @@ def load_board(db: Database, size: int) -> tuple[Board, list[StorageProblem]]:
 
 def insert_entries(
     conn: sqlite3.Connection,
-    placed: Sequence[tuple[Category, int]],
+    placed: Sequence[Candidate],
     at: datetime,
     game_id: int | None,
     size: int,
 ) -> list[int]:
-    """Add entries (``(category, figure)`` each) with blank initials, keep each
+    """Add entries (each a candidate's category and figure) with blank initials, keep each
     category's best ``size``; returns the new rows' ids (an entry cut at once: still
     returned, no longer there). Call inside a transaction."""
     ids: list[int] = []
-    for category, figure in placed:
+    for candidate in placed:
+        category, figure = candidate.category, candidate.figure
         cursor = conn.execute(
             "INSERT INTO hall_of_fame (category, initials, figure, date, game) "
             "VALUES (?, ?, ?, ?, ?)",

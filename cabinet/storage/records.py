@@ -19,7 +19,8 @@ from typing import Any
 
 from cabinet.storage.database import Database
 from game.events import Termination
-from game.record import MatchRecord, result_of
+from game.record import MatchRecord
+from game.record_parts import RecordResult
 from game.summary import GameSummary, Seat
 from game.units import MS
 
@@ -54,8 +55,8 @@ def insert_game(
     """Add one game and delete all but the newest ``keep``; call inside a transaction.
     Returns the new game's id."""
     if record.result is None:
-        record = record.with_result(result_of(summary))
-    levels = (record.meta or {}).get("levels", [None, None])
+        record = record.with_result(RecordResult.of(summary))
+    levels = record.meta.levels or (None, None)
     cursor = conn.execute(
         "INSERT INTO games (ended_at, players, levels, termination, winner, duration_ms, "
         "record) VALUES (?, ?, ?, ?, ?, ?, ?)",

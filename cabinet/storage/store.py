@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.halloffame.board import Board, Category
+from cabinet.halloffame.board import Board, Candidate, Category
+from cabinet.halloffame.places import StoredPlace
 from cabinet.storage import fame
 from cabinet.storage.audits import (
     AuditGroup,
@@ -157,21 +158,22 @@ class CabinetStore:
         seats: Sequence[Seat | str] | None = None,
         *,
         now_ns: int | None = None,
-        records: Sequence[tuple[Category, int]] = (),
+        places: Sequence[Candidate] = (),
     ) -> int:
         """Store one ended game (finished or abandoned) and count it in the audits, in one
         transaction; prunes the games beyond the ``records_kept`` setting in it too.
 
         ``summary`` is the game's (``LiveMatch.summary()``); ``seats`` who sat where, each
         a :class:`~game.summary.Seat` or its value, ``human``/``cpu`` (default: the record's
-        ``meta["players"]``, which :class:`~game.live_match.LiveMatch` fills). ``now_ns``
+        ``meta.seats``, which :class:`~game.live_match.LiveMatch` fills). ``now_ns``
         (monotonic ns), when given, also saves the uptime since the last save.
-        ``records``: the hall-of-fame places it set (``(category, figure)`` each), stored
-        in the same transaction with blank initials (:meth:`fame_entries_of` finds them,
-        :meth:`set_initials` fills them in). Returns the game's id.
+        ``places``: the hall-of-fame places it set (each a candidate's category and
+        figure), stored in the same transaction with blank initials
+        (:meth:`fame_entries_of` finds them, :meth:`set_initials` fills them in).
+        Returns the game's id.
         """
         if seats is None:
-            seats = (record.meta or {}).get("players", ())
+            seats = record.meta.seats or ()
         checked = check_seats(seats)
         before = copy.deepcopy(self.audits)
         try:
@@ -187,25 +189,25 @@ class CabinetStore:
                     self.settings.get(RECORDS_KEPT),
                 )
                 write_audits(conn, self.audits)
-                if records:
-                    fame.insert_entries(conn, records, self._wall_clock(), game_id, self.fame.size)
+                if places:
+                    fame.insert_entries(conn, places, self._wall_clock(), game_id, self.fame.size)
         except BaseException:
             self.audits = before
             raise
-        if records:
+        if places:
             self._reload_fame()
         return game_id
 
     # -- the hall of fame --------------------------------------------------------------
 
-    def fame_entries_of(self, game_id: int) -> list[tuple[int, Category, int]]:
-        """The entries game ``game_id`` set that are still kept: ``(entry id, category,
-        figure)`` each, in the order they were stored."""
+    def fame_entries_of(self, game_id: int) -> list[StoredPlace]:
+        """The entries game ``game_id`` set that are still kept, in the order they were
+        stored."""
         rows = self.db.connection.execute(
             "SELECT id, category, figure FROM hall_of_fame WHERE game = ? ORDER BY id",
             (game_id,),
         )
-        return [(int(i), Category(c), int(f)) for i, c, f in rows]
+        return [StoredPlace(int(i), Category(c), int(f)) for i, c, f in rows]
 
     def set_initials(self, entry_id: int, initials: str) -> None:
         """Fill in an entry's initials, in one transaction."""

@@ -47,6 +47,7 @@ from game.cards import Card, shuffled_deck
 from game.edges import Edge
 from game.events import Event, Outcome
 from game.record import MatchRecord, replay
+from game.record_parts import RecordMeta
 from game.rules import Rules
 from game.summary import GameSummary, Seat, summarize
 from game.table_state import TableState
@@ -134,10 +135,10 @@ class RemoteMatch:
             edges=tuple(self.edges),
             seed=self.seed,
             end_ns=self._clock_ns(),
-            meta={
-                "players": [Seat.of(lv).value for lv in self._levels],
-                "levels": list(self._levels),
-            },
+            meta=RecordMeta(
+                seats=(Seat.of(self._levels[0]), Seat.of(self._levels[1])),
+                levels=(self._levels[0], self._levels[1]),
+            ),
             abandoned_ns=self._abandoned_ns,
         )
 

@@ -60,7 +60,7 @@ from game.bots import level
 from game.edges import Edge
 from game.events import Played, Rejected, Selected
 from game.live_match import LiveMatch
-from game.record import result_of
+from game.record_parts import RecordResult
 from game.summary import Seat
 from game.table_state import TableState
 
@@ -452,7 +452,7 @@ class TableServer:
         try:
             for game_id, game in sorted(self._games.items()):
                 summary = game.match.summary()
-                record = game.match.record().with_result(result_of(summary))
+                record = game.match.record().with_result(RecordResult.of(summary))
                 store.record_game(record, summary, game.players)
                 termination = None if summary.termination is None else summary.termination.value
                 log.info("game %d recorded by the table as %s", game_id, termination)

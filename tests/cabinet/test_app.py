@@ -21,9 +21,9 @@ import pygame
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import CabinetParts
-from cabinet.display.records import RecordSink
 from cabinet.drawing.views import GameOverView
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import Control
@@ -36,7 +36,8 @@ from cabinet.storage.store import CabinetStore
 from cabinet.table.remote import RemoteTable
 from firmware_bridge.lights import Mode
 from game.edges import Button
-from game.record import replay, result_of
+from game.record import replay
+from game.record_parts import RecordResult
 from game.summary import Seat
 
 FRAME = 16_666_667
@@ -106,8 +107,8 @@ def test_two_people_play_a_whole_game_on_the_keyboard(screen: pygame.Surface) ->
     clock = VirtualClock(T0)
     edges = EdgeQueue()
     keyboard = KeyboardInput(edges, clock=clock)
-    records = RecordSink()
-    app = make_app(screen, clock, edges=edges, records=records, pump_input=keyboard.pump)
+    records = GameSink()
+    app = make_app(screen, clock, edges=edges, games=records, pump_input=keyboard.pump)
     players = Players(app)
     keyboard.open()
     try:
@@ -136,7 +137,7 @@ def test_two_people_play_a_whole_game_on_the_keyboard(screen: pygame.Surface) ->
     game = records.games[-1]
     assert game.summary.finished and game.players == (Seat.HUMAN, Seat.HUMAN)
     assert sum(game.summary.plays) > 20
-    assert result_of(replay(game.record).summary()) == result_of(game.summary)
+    assert RecordResult.of(replay(game.record).summary()) == RecordResult.of(game.summary)
 
 
 def test_lights_and_sound_follow_the_game(screen: pygame.Surface) -> None:

@@ -6,13 +6,15 @@ import random
 
 from cabinet.display.flow import Flow, FlowSettings, GameFinished, InitialsEntered, PhaseChanged, S
 from cabinet.halloffame.board import Category
+from cabinet.halloffame.places import NewPlace
 from cabinet.shared.phase import Phase
 from game.bots import level
 from game.cpu_seat import CpuSeat
 from game.edges import Button, Edge
 from game.events import Termination
 from game.live_match import LiveMatch
-from game.record import replay, result_of
+from game.record import replay
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.summary import Seat
 from game.units import MS
@@ -132,7 +134,7 @@ def test_a_best_of_3_match_plays_games_until_decided_and_records_each() -> None:
     wins = [g.summary.winner for g in games]
     assert max(wins.count(0), wins.count(1)) == 2
     for game in games:  # every record replays to its result
-        assert result_of(replay(game.record).summary()) == result_of(game.summary)
+        assert RecordResult.of(replay(game.record).summary()) == RecordResult.of(game.summary)
 
 
 def test_a_human_press_through_the_match_keeps_the_game_alive() -> None:
@@ -179,8 +181,8 @@ def test_records_set_lead_to_initials_after_game_over_and_streaks_grow() -> None
     streak = 0
     for game in games:
         streak = streak + 1 if game.summary.winner == 0 else 0
-        by = {c.category: c for c in game.records}
-        assert all(c.player == 0 for c in game.records)
+        by = {c.category: c for c in game.candidates}
+        assert all(c.player == 0 for c in game.candidates)
         if game.summary.winner == 0:
             assert by[Category.FASTEST_WIN_CPU_1].figure == (game.summary.end_t_ns or 0) // MS
             assert by[Category.LONGEST_STREAK].figure == streak
@@ -197,7 +199,7 @@ def test_initials_start_when_game_over_ends_and_finish_at_the_time_limit() -> No
         notices = run(flow2, t, t + S, step=20 * MS, people=True)
         t += S
     (game,) = [n for n in notices if isinstance(n, GameFinished)]
-    made = [(100 + k, c) for k, c in enumerate(game.records)]
+    made = [NewPlace(100 + k, c) for k, c in enumerate(game.candidates)]
     flow2.enter_initials({0: made}, t)
     assert flow2.phase is Phase.GAME_OVER  # game over is shown first
     run(flow2, t, t + 2 * S + 20 * MS)
@@ -208,5 +210,5 @@ def test_initials_start_when_game_over_ends_and_finish_at_the_time_limit() -> No
     flow2.press(1, start + 2 * S, button=Button.PILE2)  # the CPU's seat: nothing
     later = run(flow2, start + 2 * S, start + 31 * S, step=100 * MS)
     entered = [n for n in later if isinstance(n, InitialsEntered)]
-    assert entered == [InitialsEntered(0, "B  ", tuple(i for i, _ in made))]
+    assert entered == [InitialsEntered(0, "B  ", tuple(p.entry_id for p in made))]
     assert flow2.phase is Phase.ATTRACT

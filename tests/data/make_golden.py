@@ -6,6 +6,7 @@ the committed files are the truth the tests hold the code to.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from game.bots import level
@@ -13,7 +14,8 @@ from game.cards import ALL_CARDS, Card, parse_cards
 from game.cpu_match import play_cpu_game
 from game.edges import Button, Edge, EdgeKind
 from game.events import Spat, Termination
-from game.record import MatchRecord, replay, result_of
+from game.record import MatchRecord, replay
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.units import MS, US
 
@@ -45,19 +47,18 @@ def race_record(p0_pile_ns: int, p1_pile_ns: int, p0_seen: int, p1_seen: int) ->
 
 def save(name: str, record: MatchRecord, expect: dict[str, object]) -> None:
     summary = replay(record).summary()
-    meta = dict(record.meta or {})
-    meta["expect"] = expect
+    meta = dataclasses.replace(record.meta, other={**record.meta.other, "expect": expect})
     record = MatchRecord(
         record.rules,
         record.decks,
         record.edges,
         record.seed,
         record.end_ns,
-        result_of(summary),
+        RecordResult.of(summary),
         meta,
     )
     record.save(HERE / f"{name}.json")
-    print(name, result_of(summary))
+    print(name, RecordResult.of(summary))
 
 
 def find_cpu_game(test, levels=(4, 4), rules: Rules | None = None) -> MatchRecord:

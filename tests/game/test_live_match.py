@@ -6,7 +6,8 @@ from game.bots import level
 from game.edges import Button, Edge
 from game.events import GameOver, Played, Termination
 from game.live_match import LiveMatch
-from game.record import replay, result_of
+from game.record import replay
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.units import MS
 
@@ -25,7 +26,7 @@ def test_cpu_against_cpu_at_60_fps_finishes_replays_and_is_never_late() -> None:
     assert summary.finished
     assert summary.late_edges == 0
     again = replay(match.record()).summary()
-    assert result_of(again) == result_of(summary)
+    assert RecordResult.of(again) == RecordResult.of(summary)
 
 
 def test_the_frame_rate_does_not_change_a_cpu_game() -> None:
@@ -36,7 +37,7 @@ def test_the_frame_rate_does_not_change_a_cpu_game() -> None:
         while not match.over:
             now += frame
             match.advance(now)
-        results.append(result_of(match.summary()))
+        results.append(RecordResult.of(match.summary()))
     assert results[0] == results[1] == results[2]
 
 
@@ -53,7 +54,7 @@ def test_a_person_plays_through_take_and_the_record_keeps_match_time() -> None:
     record = match.record()
     assert record.edges[0].t_ns == 400 * MS
     assert record.edges[0].delivered_ns == 400 * MS + 100_000
-    assert record.meta is not None and record.meta["players"] == ["human", "human"]
+    assert record.meta.to_json()["players"] == ["human", "human"]
 
 
 def test_abandon_ends_the_game_without_a_winner() -> None:
@@ -82,7 +83,7 @@ def test_an_abandoned_game_replays_to_its_recorded_result() -> None:
     assert summary.termination is Termination.ABANDONED and summary.draw is False
     record = match.record()
     assert record.abandoned_ns is not None
-    assert result_of(replay(record).summary()) == result_of(summary)
+    assert RecordResult.of(replay(record).summary()) == RecordResult.of(summary)
 
 
 def test_presses_on_a_cpu_seats_buttons_do_nothing() -> None:

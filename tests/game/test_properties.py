@@ -14,7 +14,8 @@ from game.cpu_match import play_cpu_game
 from game.edges import Button, Edge, EdgeKind
 from game.engine import Game
 from game.events import Termination
-from game.record import MatchRecord, replay, result_of, start_match
+from game.record import MatchRecord, replay, start_match
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.units import MS
 
@@ -78,7 +79,7 @@ def test_every_cpu_game_terminates_and_replays_to_its_result(seed: int, a, b) ->
     assert game.summary.finished
     assert game.summary.termination is not Termination.ABANDONED
     again = replay(game.record).summary()
-    assert result_of(again) == result_of(game.summary)
+    assert RecordResult.of(again) == RecordResult.of(game.summary)
     assert again.closest_race == game.summary.closest_race
 
 
@@ -126,7 +127,7 @@ def test_delivery_order_within_the_window_never_changes_the_outcome(
         check_invariants(done.game)
         assert done.referee.stats.late_edges == 0
         summary = done.summary()
-        results.append((result_of(summary), summary.rejected, snapshot(done.game)))
+        results.append((RecordResult.of(summary), summary.rejected, snapshot(done.game)))
     assert results[0] == results[1]
 
 

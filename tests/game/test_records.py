@@ -20,9 +20,8 @@ from game.record import (
     RecordError,
     event_to_json,
     replay,
-    result_mismatches,
-    result_of,
 )
+from game.record_parts import RecordResult
 from game.rules import Rules, RulesError
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -46,9 +45,9 @@ def test_golden_record_replays_to_its_pinned_result(path: Path) -> None:
     assert record.result is not None
     done = replay(record)
     summary = done.summary()
-    assert result_mismatches(record.result, summary) == []
-    assert result_of(summary) == record.result
-    expect: dict[str, Any] = dict((record.meta or {})["expect"])
+    assert record.result.mismatches(summary) == []
+    assert RecordResult.of(summary) == record.result
+    expect: dict[str, Any] = dict(record.meta.other["expect"])
     if "played" in expect:
         played = [[e.player, e.card.notation()] for e in done.events if isinstance(e, Played)]
         assert played == expect["played"]
@@ -170,6 +169,17 @@ def base() -> dict[str, Any]:
         (lambda d: d.update(meta={"a": [[-(10**200)]]}), "meta.a[0][0]", "more than 100"),
         (lambda d: d.update(meta={"x y": 10**100}), "meta['x y']", "more than 100 digits"),
         (lambda d: d.update(result=nested(MAX_DEPTH)), "result", f"deeper than {MAX_DEPTH}"),
+        (lambda d: d.update(result=[]), "result", "must be an object"),
+        (lambda d: d["result"].pop("late_edges"), "result.late_edges", "missing"),
+        (lambda d: d["result"].update(winner=2), "result.winner", "must be 0 or 1, got 2"),
+        (lambda d: d["result"].update(draw="no"), "result.draw", "true or false, got 'no'"),
+        (lambda d: d["result"].update(termination="won"), "result.termination", "went_out"),
+        (lambda d: d["result"].update(plays=[1]), "result.plays", "two integers"),
+        (lambda d: d["result"].update(colour=1), "result.colour", "not a key a result pins"),
+        (lambda d: d.update(meta=[]), "meta", "must be an object"),
+        (lambda d: d.update(meta={"players": ["human"]}), "meta.players", "two of human, cpu"),
+        (lambda d: d.update(meta={"players": ["cpu", "robot"]}), "meta.players", "'robot'"),
+        (lambda d: d.update(meta={"levels": [0, None]}), "meta.levels", "two CPU levels"),
         (lambda d: d.update(edges=nested(5000)), "edges", f"deeper than {MAX_DEPTH}"),
     ],
 )
@@ -196,7 +206,7 @@ def nested(depth: int) -> list[Any]:
 def test_nesting_may_reach_the_limit_but_not_pass_it() -> None:
     data = base()
     data["meta"] = {"deep": nested(MAX_DEPTH - 2)}  # the record 1, meta 2, then the list
-    assert MatchRecord.from_json(data).meta == data["meta"]
+    assert MatchRecord.from_json(data).meta.to_json() == data["meta"]
     data["meta"] = {"deep": nested(MAX_DEPTH - 1)}
     with pytest.raises(RecordError, match=f"meta: nested deeper than {MAX_DEPTH} levels"):
         MatchRecord.from_json(data)

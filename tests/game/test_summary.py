@@ -12,7 +12,8 @@ import pytest
 from game.bots import level
 from game.cpu_match import play_cpu_game
 from game.events import RejectReason, Termination
-from game.record import RESULT_KEYS, MatchRecord, replay, result_of
+from game.record import RESULT_KEYS, MatchRecord, replay
+from game.record_parts import RecordResult
 from game.summary import ClosestRace, GameSummary, Rejections, Seat, SummaryError
 from game.tally import SimulationReport, Tally
 
@@ -48,7 +49,7 @@ def test_the_json_reads_back_to_the_same_summary(path: Path) -> None:
     data = summary.to_json()
     assert list(data) == KEYS
     assert GameSummary.from_json(json.loads(json.dumps(data))) == summary
-    assert result_of(summary) == {k: data[k] for k in RESULT_KEYS}
+    assert RecordResult.of(summary).to_json() == {k: data[k] for k in RESULT_KEYS}
 
 
 def test_replay_json_is_the_summary_with_its_events_and_reads_back() -> None:
@@ -127,7 +128,7 @@ def test_seats_keep_their_stored_values() -> None:
 def test_a_cpu_game_carries_its_events() -> None:
     game = play_cpu_game(3, (level(3), level(4)))
     assert game.events and game.summary == replay(game.record).summary()
-    assert game.record.meta is not None and game.record.meta["players"] == ["cpu", "cpu"]
+    assert game.record.meta.to_json()["players"] == ["cpu", "cpu"]
 
 
 def test_the_simulation_report_adds_the_levels_last() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from cabinet.halloffame.board import Category
+from cabinet.halloffame.board import Candidate, Category
 from cabinet.storage.store import CabinetStore
 from game.bots import level
 from game.cpu_match import play_cpu_game
@@ -36,9 +36,10 @@ def main(argv: list[str]) -> int:
         # Each a new best (more plays): it makes the board and pushes the oldest off.
         figure = 1000 + run * 10_000 + k
         game_id = store.record_game(
-            game.record, game.summary, records=[(Category.MOST_PLAYS, figure)]
+            game.record, game.summary, places=[Candidate(0, Category.MOST_PLAYS, figure)]
         )
-        for entry_id, _, stored in store.fame_entries_of(game_id):
+        for place in store.fame_entries_of(game_id):
+            entry_id, stored = place.entry_id, place.figure
             say(f"game {game_id} {entry_id} {stored}")
             initials = "ABCDEFGHIJ"[k % 10] * 3
             store.set_initials(entry_id, initials)

@@ -8,15 +8,16 @@ from collections.abc import Callable
 
 import pytest
 
-from cabinet.halloffame.board import DEFAULT_SIZE, Category
+from cabinet.halloffame.board import DEFAULT_SIZE, Candidate, Category
 from cabinet.halloffame.names import BLANK
 from cabinet.storage.store import CabinetStore
 from tests.cabinet.storage.conftest import cpu_game
 
 
-def record(store: CabinetStore, seed: int, records: list[tuple[Category, int]]) -> int:
+def record(store: CabinetStore, seed: int, places: list[tuple[Category, int]]) -> int:
     game = cpu_game(seed)
-    return store.record_game(game.record, game.summary, records=records)
+    candidates = [Candidate(0, category, figure) for category, figure in places]
+    return store.record_game(game.record, game.summary, places=candidates)
 
 
 def test_entries_are_stored_with_their_game_and_kept_across_a_restart(
@@ -25,9 +26,10 @@ def test_entries_are_stored_with_their_game_and_kept_across_a_restart(
     store = open_store()
     game_id = record(store, 1, [(Category.MOST_PLAYS, 40), (Category.CLOSEST_RACE_WON, 900)])
     (plays, race) = store.fame_entries_of(game_id)
-    assert plays[1:] == (Category.MOST_PLAYS, 40) and race[1:] == (Category.CLOSEST_RACE_WON, 900)
+    assert (plays.category, plays.figure) == (Category.MOST_PLAYS, 40)
+    assert (race.category, race.figure) == (Category.CLOSEST_RACE_WON, 900)
     assert store.fame.top(Category.MOST_PLAYS)[0].initials == BLANK
-    store.set_initials(plays[0], "ACE")
+    store.set_initials(plays.entry_id, "ACE")
     store.factory_reset()  # settings only: records stay
     store.close()
     again = open_store()
@@ -64,8 +66,8 @@ def test_each_category_keeps_its_best_and_the_earlier_of_equals(
     store = open_store()
     for k, figure in enumerate((30, 50, 50, 10, 20, 50, 40, 5)):
         game_id = record(store, k % 3, [(Category.MOST_PLAYS, figure)])
-        for entry_id, _, _ in store.fame_entries_of(game_id):
-            store.set_initials(entry_id, f"P{k:02d}"[:3])
+        for place in store.fame_entries_of(game_id):
+            store.set_initials(place.entry_id, f"P{k:02d}"[:3])
     top = store.fame.top(Category.MOST_PLAYS)
     assert [(e.figure, e.initials) for e in top] == [
         (50, "P01"),

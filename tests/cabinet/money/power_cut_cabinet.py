@@ -42,8 +42,8 @@ from gpiozero.pins.mock import MockFactory
 
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
+from cabinet.display.games import StoredGames
 from cabinet.display.parts import CabinetParts
-from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import COIN1, COIN2, SERVICE, Control
 from cabinet.inputs.edge_queue import EdgeQueue
@@ -165,7 +165,7 @@ def main(argv: list[str]) -> int:
         AppSettings.from_stored(store.settings),
         CabinetParts(
             store=store,
-            records=StoredRecords(store),
+            games=StoredGames(store),
             sounds=SoundBoard.silent(),
             money=keeper,
         ),

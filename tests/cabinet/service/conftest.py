@@ -20,9 +20,9 @@ import pygame
 
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
+from cabinet.display.games import StoredGames
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import CabinetParts
-from cabinet.display.records import StoredRecords
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import SERVICE, TEST, Control
 from cabinet.inputs.edge_queue import EdgeQueue
@@ -80,7 +80,7 @@ class Cabinet:
             CabinetParts(
                 pump_input=pump,
                 store=store,
-                records=StoredRecords(store),
+                games=StoredGames(store),
                 sounds=self.sounds,
                 lights=self.lights,
                 input_backend=self.backend,

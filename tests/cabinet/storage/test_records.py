@@ -7,7 +7,7 @@ from collections.abc import Callable
 from cabinet.storage.audits import Seat
 from cabinet.storage.setting_table import RECORDS_KEPT
 from cabinet.storage.store import CabinetStore
-from game.record import replay, result_mismatches
+from game.record import replay
 from tests.cabinet.clocks import WallClock
 
 from .conftest import cpu_game
@@ -46,7 +46,7 @@ def test_a_stored_record_replays_to_its_result(open_store: Callable[[], CabinetS
     record = store.records.record(game_id)
     assert record is not None and record.result is not None
     done = replay(record)
-    assert result_mismatches(record.result, done.summary()) == []
+    assert record.result.mismatches(done.summary()) == []
     assert done.summary().winner == game.summary.winner
     listing = store.records.listing(game_id)
     assert listing is not None

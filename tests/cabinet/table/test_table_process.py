@@ -22,7 +22,8 @@ from cabinet.table.remote import RemoteMatch, RemoteTable
 from game.edges import Button
 from game.events import Played, Rejected, RejectReason, Selected, Started
 from game.live_match import LiveMatch
-from game.record import replay, result_mismatches
+from game.record import replay
+from game.record_parts import RecordResult
 from game.rules import Rules
 from game.units import US
 
@@ -90,7 +91,7 @@ def test_a_1us_race_fired_from_outside_in_the_wrong_order_is_decided_by_timestam
     delivered = {(e.player, e.button): e.delivered_ns for e in match.edges}
     assert delivered[(1, pile_button)] <= delivered[(0, pile_button)]  # wrong order in
     assert match.state().pile_tops[pile] == played[0].card
-    assert result_mismatches(match.summary().to_json(), replay(match.record()).summary()) == []
+    assert RecordResult.of(match.summary()).mismatches(replay(match.record()).summary()) == []
 
 
 def _books(data: Path) -> tuple[CabinetStore, list[object]]:
@@ -103,7 +104,7 @@ def _check_books_agree(data: Path) -> tuple[CabinetStore, list[object]]:
     store, records = _books(data)
     for record in records:
         assert record is not None
-        assert result_mismatches(record.result, replay(record).summary()) == []
+        assert record.result.mismatches(replay(record).summary()) == []
     games = store.audits.games.lifetime
     assert games.two_player + games.vs_cpu + games.abandoned == len(records)
     return store, records
@@ -278,7 +279,8 @@ def test_a_coin_through_the_table_process_is_credited_and_kept(
         cab.kill()
     store = CabinetStore.open(data)
     try:
-        assert (store.ledger.coins1, store.ledger.credits, store.ledger.coin_errors) == (1, 1, 1)
+        money = store.money
+        assert (money["coins1"], money["credits"], money["coin_errors"]) == (1, 1, 1)
         assert store.audits.money.lifetime.earnings_cents == 100
     finally:
         store.close()

@@ -1,4 +1,5 @@
-"""The cabinet's six languages: message catalogs, plural forms and the bundled font.
+"""The cabinet's six languages: gettext message catalogs (``.po``, plural forms from each
+catalog's header) and the bundled font.
 
 >>> from cabinet.i18n import Translator, translate
 >>> translate("play.spit", "it")
@@ -24,7 +25,6 @@ from cabinet.i18n.errors import (
 )
 from cabinet.i18n.font import font_path, missing_glyphs
 from cabinet.i18n.parameters import PARAMETERS
-from cabinet.i18n.plurals import plural_category
 from cabinet.i18n.translate import Translator, format_decimal, message_keys, translate
 
 __all__ = [
@@ -46,6 +46,5 @@ __all__ = [
     "load_catalog",
     "message_keys",
     "missing_glyphs",
-    "plural_category",
     "translate",
 ]

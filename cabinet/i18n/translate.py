@@ -12,7 +12,6 @@ from cabinet.i18n.errors import (
     UnknownMessageError,
 )
 from cabinet.i18n.parameters import PARAMETERS
-from cabinet.i18n.plurals import choose_form
 from game.values import is_int
 
 
@@ -64,13 +63,18 @@ def translate(key: str, language: str, **params: object) -> str:
     if unexpected:
         raise UnexpectedParameterError(key, unexpected, message.params)
     shown = {name: _shown(key, name, value, language) for name, value in params.items()}
-    if message.plural_by is None:
-        text = message.forms["other"]
+    found = catalog.translations
+    if message.plural_by is None or message.msgid_plural is None:
+        text = found.pgettext(key, message.msgid)
     else:
         number = params[message.plural_by]
         if not is_int(number):
             raise ParameterTypeError(key, message.plural_by, number, "a whole number (int)")
-        text = choose_form(dict(message.forms), language, number)
+        exact = message.exact.get(number)
+        if exact is not None:
+            text = found.pgettext(f"{key}={number}", exact[0])
+        else:
+            text = found.npgettext(key, message.msgid, message.msgid_plural, number)
     return text.format(**shown)
 
 

@@ -1,12 +1,10 @@
-"""Shared fixtures for the language tests: the shipped catalogs as raw JSON and parsed."""
+"""Shared fixtures for the language tests: the shipped catalogs as read (polib) and parsed."""
 
 from __future__ import annotations
 
-import copy
-import json
 from pathlib import Path
-from typing import Any
 
+import polib
 import pytest
 
 from cabinet.i18n import LANGUAGES, load_catalog
@@ -30,14 +28,15 @@ SAMPLE_PARAMS: dict[str, list[object]] = {
 
 
 @pytest.fixture
-def raw_catalogs() -> dict[str, dict[str, Any]]:
-    """Each language's catalog file, decoded, as a fresh copy a test may change."""
-    return {
-        language: copy.deepcopy(
-            json.loads((CATALOG_DIR / f"{language}.json").read_text(encoding="utf-8"))
-        )
-        for language in LANGUAGES
-    }
+def raw_catalogs() -> dict[str, polib.POFile]:
+    """Each language's catalog file, read afresh, for a test to change."""
+    return {language: polib.pofile(str(CATALOG_DIR / f"{language}.po")) for language in LANGUAGES}
+
+
+def entry(po: polib.POFile, key: str) -> polib.POEntry:
+    """The entry of message ``key``."""
+    (found,) = [e for e in po if e.msgctxt == key]
+    return found
 
 
 @pytest.fixture(scope="session")

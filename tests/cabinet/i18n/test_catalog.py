@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
+import polib
 import pytest
 
 from cabinet.i18n import (
@@ -17,6 +17,7 @@ from cabinet.i18n import (
     translate,
 )
 from cabinet.i18n.catalog import Catalog, fields, parse_catalog
+from tests.cabinet.i18n.conftest import entry
 
 # The keys the display and the flow call, with the parameters each takes.
 REQUIRED: dict[str, set[str]] = {
@@ -104,14 +105,15 @@ def test_every_key_in_every_language_with_the_same_parameters(
             assert catalog.messages[key].params == params, (language, key)
 
 
-def test_catalog_problems_finds_what_is_wrong(raw_catalogs: dict[str, dict[str, Any]]) -> None:
-    raw_catalogs["it"]["messages"].pop("play.tie")
-    raw_catalogs["fi"]["messages"]["play.deck"]["other"] = "{n} korttia"
-    raw_catalogs["nl"]["messages"]["play.extra"] = "Extra"
-    raw_catalogs["pt"]["messages"]["play.cpu"] = "CPU {colour}"
-    raw_catalogs["hu"]["name"] = "Hungarian"
+def test_catalog_problems_finds_what_is_wrong(raw_catalogs: dict[str, polib.POFile]) -> None:
+    raw_catalogs["it"].remove(entry(raw_catalogs["it"], "play.tie"))
+    entry(raw_catalogs["fi"], "play.deck").msgstr_plural[1] = "{n} korttia"
+    raw_catalogs["nl"].append(polib.POEntry(msgctxt="play.extra", msgid="Extra", msgstr="Extra"))
+    entry(raw_catalogs["pt"], "play.cpu").msgstr = "CPU {colour}"
+    raw_catalogs["hu"].metadata["X-Language-Name"] = "Hungarian"
+    entry(raw_catalogs["it"], "play.stuck").msgid = "Stuck!"  # English changed since
     parsed = {
-        language: parse_catalog(data, language, where=f"{language}.json")
+        language: parse_catalog(data, language, where=f"{language}.po")
         for language, data in raw_catalogs.items()
     }
     problems = catalog_problems(parsed)
@@ -120,7 +122,8 @@ def test_catalog_problems_finds_what_is_wrong(raw_catalogs: dict[str, dict[str, 
     assert "nl: 'play.extra' is not in the en catalog" in problems
     assert any(p.startswith("pt: 'play.cpu' takes 'colour'") for p in problems)
     assert "hu: name 'Hungarian', expected 'Magyar'" in problems
-    assert len(problems) == 6  # pt's 'colour' also differs from English's parameters
+    assert "it: 'play.stuck' translates 'Stuck!', but the en text is now 'Stuck'" in problems
+    assert len(problems) == 7  # pt's 'colour' also differs from English's parameters
 
 
 @pytest.mark.parametrize("language", LANGUAGES[1:])
@@ -131,7 +134,7 @@ def test_translations_are_not_english_left_in_place(
     same = {
         key
         for key, message in catalogs[language].messages.items()
-        if dict(message.forms) == dict(english[key].forms)
+        if (message.forms, message.exact) == (english[key].forms, english[key].exact)
     }
     assert same == SAME_AS_ENGLISH[language]
 
@@ -168,34 +171,59 @@ def test_fields_refuses_anything_but_plain_names(text: str) -> None:
         fields(text, where="test")
 
 
+def plural(po: polib.POFile, **change: object) -> polib.POFile:
+    """``po`` with its play.deck entry changed (``comment``, ``msgstr_plural``...)."""
+    deck = entry(po, "play.deck")
+    for name, value in change.items():
+        setattr(deck, name, value)
+    return po
+
+
 @pytest.mark.parametrize(
-    ("language", "entry", "complaint"),
+    ("language", "change", "complaint"),
     [
-        ("fi", {"plural": "count", "other": "{count} korttia"}, "lacks the form(s) one"),
-        ("en", {"plural": "count", "one": "a", "few": "b", "other": "c"}, "'few'"),
-        ("en", {"one": "a", "other": "b"}, 'needs "plural"'),
-        ("en", {"plural": "count", "one": "a", "other": 2}, "must be a string"),
-        ("en", ["a list"], "expected a string or an object"),
-        ("hu", {"plural": "n", "=03": "x", "other": "y"}, "'=03'"),
+        ("fi", {"msgstr_plural": {1: "{count} korttia"}}, "lacks the form(s) msgstr[0]"),
+        ("en", {"msgstr_plural": {0: "a", 1: "b", 2: "c"}}, "msgstr[2] is beyond"),
+        ("hu", {"msgstr_plural": {0: "a", 1: "b"}}, "msgstr[1] is beyond the header's nplurals=1"),
+        ("en", {"comment": ""}, 'needs the comment "#. plural: NAME"'),
+        ("en", {"comment": "plural: Count"}, 'needs the comment "#. plural: NAME"'),
+        ("en", {"flags": ["fuzzy"]}, "is marked fuzzy"),
+        ("en", {"msgctxt": "play.deck=03"}, "neither a key nor an exact form"),
     ],
 )
 def test_malformed_plural_entries_are_refused(
-    language: str, entry: object, complaint: str, raw_catalogs: dict[str, dict[str, Any]]
+    language: str,
+    change: dict[str, object],
+    complaint: str,
+    raw_catalogs: dict[str, polib.POFile],
 ) -> None:
-    data = raw_catalogs[language]
-    data["messages"]["play.deck"] = entry
-    with pytest.raises(CatalogError, match=r"'play\.deck'") as caught:
-        parse_catalog(data, language, where="x.json")
+    po = plural(raw_catalogs[language], **change)
+    with pytest.raises(CatalogError, match=r"'play\.deck") as caught:
+        parse_catalog(po, language, where="x.po")
     assert complaint in str(caught.value)
 
 
+def test_an_exact_form_needs_its_plural_message(raw_catalogs: dict[str, polib.POFile]) -> None:
+    po = raw_catalogs["fi"]
+    po.append(polib.POEntry(msgctxt="play.missing=3", msgid="x", msgstr="y"))
+    with pytest.raises(CatalogError, match=r"exact forms of 'play\.missing', which the catalog"):
+        parse_catalog(po, "fi", where="fi.po")
+    po = raw_catalogs["hu"]
+    po.append(polib.POEntry(msgctxt="play.spit=3", msgid="x", msgstr="y"))
+    with pytest.raises(CatalogError, match=r"'play\.spit' has exact forms but no plural forms"):
+        parse_catalog(po, "hu", where="hu.po")
+
+
 def test_a_catalog_for_another_language_is_refused(
-    raw_catalogs: dict[str, dict[str, Any]],
+    raw_catalogs: dict[str, polib.POFile],
 ) -> None:
-    with pytest.raises(CatalogError, match="\"language\" is 'it', not 'en'"):
-        parse_catalog(raw_catalogs["it"], "en", where="en.json")
+    with pytest.raises(CatalogError, match="the header's 'Language' is 'it', not 'en'"):
+        parse_catalog(raw_catalogs["it"], "en", where="en.po")
     with pytest.raises(UnknownLanguageError):
-        parse_catalog(raw_catalogs["it"], "de", where="de.json")
+        parse_catalog(raw_catalogs["it"], "de", where="de.po")
+    del raw_catalogs["fi"].metadata["Plural-Forms"]
+    with pytest.raises(CatalogError, match="the header lacks 'Plural-Forms'"):
+        parse_catalog(raw_catalogs["fi"], "fi", where="fi.po")
 
 
 def test_the_languages_page_lists_every_key_and_parameter(catalogs: dict[str, Catalog]) -> None:

@@ -60,7 +60,7 @@ def test_every_message_renders_without_missing_glyphs(
 ) -> None:
     shown = 0
     for key, message in catalogs[language].messages.items():
-        for form in message.forms.values():
+        for form in (*message.forms, *(text for _, text in message.exact.values())):
             assert missing_glyphs(form) == (), (language, key, form)
         for params in param_combinations(message.params):
             text = translate(key, language, **params)

@@ -24,7 +24,7 @@ def test_language_data_files_are_package_data() -> None:
     )
     files = [path for folder in DATA_DIRS for path in sorted((ROOT / folder).iterdir())]
     assert {path.name for path in files} >= {
-        *(f"{language}.json" for language in ("en", "it", "nl", "fi", "pt", "hu")),
+        *(f"{language}.po" for language in ("en", "it", "nl", "fi", "pt", "hu")),
         "DejaVuSans-Bold.ttf",
         "LICENSE-DejaVu.md",
     }

@@ -1,4 +1,5 @@
-"""The SQLite database: opening it safely, its schema and migrations, and transactions.
+"""The SQLite database: opening it safely, and transactions (its schema and migrations
+are :mod:`cabinet.storage.schema`).
 
 Crash safety comes from SQLite itself: the database runs in WAL mode with
 ``synchronous=FULL``, so a transaction that :meth:`Database.transaction` has committed is
@@ -27,21 +28,27 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import functools
 import logging
-import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from cabinet.storage.files import files_exist, move_aside, writable
 from cabinet.storage.problems import (
     DatabaseBusyError,
     ProblemKind,
     StorageError,
     StorageProblem,
 )
+from cabinet.storage.schema import APPLICATION_ID as APPLICATION_ID
+from cabinet.storage.schema import CABINET_TABLES as CABINET_TABLES
+from cabinet.storage.schema import MIGRATIONS as MIGRATIONS
+from cabinet.storage.schema import SCHEMA_VERSION as SCHEMA_VERSION
+from cabinet.storage.schema import UnusableDatabaseError as UnusableDatabaseError
+from cabinet.storage.schema import check_columns, check_version
+from cabinet.storage.schema import migrate as migrate
 
 log = logging.getLogger("cabinet.storage")
 
@@ -57,13 +64,6 @@ def utc_now() -> datetime:
 BUSY_TIMEOUT_S = 5.0
 """How long (s) a write waits for another connection's lock before giving up."""
 
-APPLICATION_ID = 0x53504954
-"""The mark in the database header (``PRAGMA application_id``, "SPIT" in ASCII) that says
-a file is the cabinet's database; see ``file`` or ``sqlite3 FILE 'PRAGMA application_id'``."""
-
-CABINET_TABLES = frozenset({"settings", "audit_groups", "audit_counters", "games"})
-"""The tables that make an unmarked database the cabinet's (written before the mark)."""
-
 
 class Access(enum.Enum):
     """Who opens the database, which decides what happens to one it cannot use."""
@@ -76,61 +76,8 @@ class Access(enum.Enum):
     """A command that reads: read-only, changes nothing; a clear error if it cannot."""
 
 
-#: The schema, one script per version: ``MIGRATIONS[n]`` takes a database from version n
-#: to version n + 1 (``PRAGMA user_version``). Append, never edit a released script.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE settings (
-        name  TEXT PRIMARY KEY,
-        value TEXT NOT NULL            -- JSON
-    );
-    CREATE TABLE audit_groups (
-        name       TEXT PRIMARY KEY,
-        cleared_at TEXT NOT NULL       -- ISO 8601 UTC: when its counters last started at 0
-    );
-    CREATE TABLE audit_counters (
-        name     TEXT PRIMARY KEY,     -- "<group>.<counter>", e.g. "games.draws"
-        current  INTEGER NOT NULL,     -- since the group was last cleared
-        lifetime INTEGER NOT NULL      -- never cleared
-    );
-    CREATE TABLE games (
-        id          INTEGER PRIMARY KEY AUTOINCREMENT,
-        ended_at    TEXT NOT NULL,     -- ISO 8601 UTC
-        players     TEXT NOT NULL,     -- e.g. "human,cpu"
-        levels      TEXT NOT NULL,     -- JSON: CPU level per seat, null for a person
-        termination TEXT NOT NULL,     -- went_out, blocked or abandoned
-        winner      INTEGER,           -- 0 or 1; NULL for a draw or an abandoned game
-        duration_ms INTEGER NOT NULL,
-        record      TEXT NOT NULL      -- the match record, MatchRecord.dumps()
-    );
-    """,
-    """
-    CREATE TABLE money (
-        name  TEXT PRIMARY KEY,        -- a count of cabinet.money.ledger.Ledger
-        value INTEGER NOT NULL         -- since the cabinet first started; never reset
-    );
-    """,
-    """
-    CREATE TABLE hall_of_fame (
-        id       INTEGER PRIMARY KEY AUTOINCREMENT,  -- the entry's order: earlier first
-        category TEXT NOT NULL,        -- cabinet.halloffame.board.Category value
-        initials TEXT NOT NULL,        -- three characters; "   " until entered
-        figure   INTEGER NOT NULL,     -- ms, ns or a count (Category.unit)
-        date     TEXT NOT NULL,        -- ISO 8601 day (UTC) it was set
-        game     INTEGER               -- the game that set it (games.id), if still kept
-    );
-    """,
-)
-
-SCHEMA_VERSION = len(MIGRATIONS)
-"""The schema version this program writes."""
-
 _CORRUPT = {"SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_FORMAT"}
 _BUSY = {"SQLITE_BUSY", "SQLITE_LOCKED"}
-
-
-class UnusableDatabaseError(Exception):
-    """The file opened but cannot be used (corrupt, from a newer program, no WAL)."""
 
 
 #: What reading a damaged file raises: SQLite's errors, ours, and text that is not UTF-8.
@@ -241,13 +188,13 @@ def open_database(
                 return _read_into_memory(
                     path, problems, busy_timeout_s, f"{path.name} is locked by another program"
                 )
-            if name == "SQLITE_READONLY" or (path.exists() and not _writable(path)):
+            if name == "SQLITE_READONLY" or (path.exists() and not writable(path)):
                 if access is Access.WRITE:
                     raise StorageError(f"{path} cannot be written (read-only)") from exc
                 return _read_into_memory(
                     path, problems, busy_timeout_s, f"{path.name} cannot be written (read-only)"
                 )
-            if not _exists(path):
+            if not files_exist(path):
                 why = f"a database cannot be created in {path.parent}: {_describe(exc)}"
                 if access is Access.WRITE:
                     raise StorageError(why) from exc
@@ -278,7 +225,7 @@ def _set_aside(
     busy_timeout_s: float,
 ) -> tuple[Database, list[StorageProblem]]:
     try:
-        moved = _move_aside(path, wall_clock())
+        moved = move_aside(path, wall_clock())
     except OSError as exc:
         return _in_memory(problems, f"{path.name} is {reason} and cannot be moved aside: {exc}")
     problem = StorageProblem(
@@ -294,14 +241,6 @@ def _set_aside(
         return Database(_connect(path, busy_timeout_s), path), problems
     except _UNREADABLE as exc:
         return _in_memory(problems, f"a fresh {path.name} cannot be created: {_describe(exc)}")
-
-
-def _exists(path: Path) -> bool:
-    return any(path.with_name(path.name + suffix).exists() for suffix in ("", "-wal", "-journal"))
-
-
-def _writable(path: Path) -> bool:
-    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def _read_only_connection(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
@@ -356,7 +295,7 @@ def _not_ours(path: Path, busy_timeout_s: float) -> str | None:
 
 def _read_only(path: Path, busy_timeout_s: float) -> Database:
     """The database read into memory through a read-only connection (``READ``)."""
-    if not _exists(path):
+    if not files_exist(path):
         conn = sqlite3.connect(":memory:", isolation_level=None)
         migrate(conn)
         return Database(conn, None)
@@ -371,21 +310,12 @@ def _read_only(path: Path, busy_timeout_s: float) -> Database:
         raise StorageError(f"{path} cannot be read: {_describe(exc)}") from exc
 
 
-def _check_version(conn: sqlite3.Connection) -> None:
-    """Raise :class:`UnusableDatabaseError` for a schema newer than this program reads."""
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
-        raise UnusableDatabaseError(
-            f"written by a newer program (schema {version}; this one reads up to {SCHEMA_VERSION})"
-        )
-
-
 def _copy_into_memory(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
     source = _read_only_connection(path, busy_timeout_s)
     memory = sqlite3.connect(":memory:", isolation_level=None)
     try:
         source.backup(memory)
-        _check_version(memory)
+        check_version(memory)
         migrate(memory)
     except BaseException:
         memory.close()
@@ -449,9 +379,9 @@ def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
             raise UnusableDatabaseError(
                 f"corrupt (integrity check: {lines[0] if lines else check[0]})"
             )
-        _check_version(conn)
+        check_version(conn)
         migrate(conn)
-        _check_columns(conn)
+        check_columns(conn)
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         # Another program may be reading along, but none may be writing: a database held
@@ -462,72 +392,3 @@ def _connect(path: Path, busy_timeout_s: float) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
-
-
-@functools.cache
-def _columns_wanted() -> dict[str, frozenset[str]]:
-    """Each table's columns, as the migrations make them."""
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    try:
-        migrate(conn)
-        return _columns(conn)
-    finally:
-        conn.close()
-
-
-def _columns(conn: sqlite3.Connection) -> dict[str, frozenset[str]]:
-    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-    return {
-        str(t): frozenset(
-            str(row[1]) for row in conn.execute("SELECT * FROM pragma_table_info(?)", (t,))
-        )
-        for t in tables
-    }
-
-
-def _check_columns(conn: sqlite3.Connection) -> None:
-    """Raise :class:`UnusableDatabaseError` unless every table has the columns the
-    cabinet writes (a damaged schema can pass SQLite's own check)."""
-    found = _columns(conn)
-    for table, wanted in _columns_wanted().items():
-        missing = wanted - found.get(table, frozenset())
-        if missing:
-            raise UnusableDatabaseError(
-                f"damaged (its table {table} has no column {sorted(missing)[0]})"
-            )
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema up to :data:`SCHEMA_VERSION`, one transaction per step; returns
-    the version found before."""
-    found: int = conn.execute("PRAGMA user_version").fetchone()[0]
-    for version in range(found, SCHEMA_VERSION):
-        script = MIGRATIONS[version]
-        try:
-            conn.executescript(
-                f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {version + 1};\nCOMMIT;"
-            )
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-    return found
-
-
-def _move_aside(path: Path, at: datetime) -> Path:
-    """Rename the database and its WAL, shared-memory and journal files to
-    ``<name>.bad-<YYYYmmddTHHMMSSZ>[-n]``; returns the new database path."""
-    stamp = at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-    base = path.with_name(f"{path.name}.bad-{stamp}")
-    target = base
-    n = 1
-    while target.exists():
-        n += 1
-        target = base.with_name(f"{base.name}-{n}")
-    for suffix in ("-wal", "-shm", "-journal"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            side.replace(target.with_name(target.name + suffix))
-    if path.exists():
-        path.replace(target)
-    return target

@@ -1,11 +1,13 @@
 """Trace a scripted session frame by frame, to show that a change kept what players see.
 
 A headless cabinet (SDL's dummy driver, a virtual clock, a seeded table, a store on disk
-with a fixed wall clock) watches attract, two people join and play by scripted presses
-(a seeded random stream of slot and pile buttons), and the game goes on to its end,
-game over and the hall of fame. For every frame it writes one JSON line: the display
-list (each item's kind, rectangle, player, index, card, text, rotation and style), the
-lights, the sounds started since the last frame, and a hash of the screen's pixels.
+with a fixed wall clock) watches attract, two people join and play by scripted presses,
+and the games go on to their ends, game over and the hall of fame. The players look at
+the display list: at each seeded moment one of them mostly presses a slot whose card fits
+a pile, then that pile, and now and then a button at random. For every frame it writes
+one JSON line: the display list (each item's kind, rectangle, player, index, card, text,
+rotation and style), the lights, the sounds started since the last frame, and a hash of
+the screen's pixels.
 
 Run it on two checkouts and compare the files::
 
@@ -112,6 +114,35 @@ def lights_json(state: Any) -> Any:
     return repr(state)
 
 
+def sound_json(played: Any) -> list[Any]:
+    """A sound started (its effect's value: a string in one tree, an enum in the other)."""
+    name = getattr(played.name, "value", played.name)
+    return [name, played.in_attract, played.audible]
+
+
+def fits(a: int, b: int) -> bool:
+    """Whether ranks ``a`` and ``b`` are one apart (the ace on the king and the two)."""
+    return abs(a - b) in (1, 12)
+
+
+def presses(items: Any, rng: random.Random) -> list[Control]:
+    """What one player presses next, seen from the display list: a slot whose card fits a
+    pile and that pile, or (one time in five, or when nothing fits) one button at random."""
+    player = rng.randrange(2)
+    piles = {i.index: i.card for i in items if i.kind == "pile" and i.card is not None}
+    slots = [i for i in items if i.kind == "slot" and i.player == player and i.card is not None]
+    moves = [
+        (slot.index, pile)
+        for slot in slots
+        for pile, card in sorted(piles.items())
+        if fits(slot.card.rank, card.rank)
+    ]
+    if moves and rng.random() < 0.8:
+        slot, pile = rng.choice(moves)
+        return [Control(player, BUTTONS[slot]), Control(player, BUTTONS[4 + pile])]
+    return [Control(player, rng.choice(BUTTONS))]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=150.0)
@@ -141,12 +172,12 @@ def main(argv: list[str] | None = None) -> int:
                     mock.release(control, at)
                     releases.remove((at, control))
                 if now >= next_press:
-                    player = rng.randrange(2)
-                    control = Control(player, rng.choice(BUTTONS))
-                    if all(c != control for _, c in releases):
-                        mock.press(control, now)
-                        releases.append((now + 60_000_000, control))
-                    next_press = now + rng.randrange(60, 400) * 1_000_000
+                    for k, control in enumerate(presses(app.renderer.display_list, rng)):
+                        at = now + k * 90_000_000
+                        if all(c != control for _, c in releases):
+                            mock.press(control, at)
+                            releases.append((at + 60_000_000, control))
+                    next_press = now + rng.randrange(150, 500) * 1_000_000
                 app.step(now)
                 played = list(sounds.played)
                 new, heard = played[heard:] if len(played) >= heard else played, len(played)
@@ -156,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                     "phase": str(getattr(app.flow, "phase", None)),
                     "items": [item_json(i) for i in app.renderer.display_list],
                     "lights": lights_json(lights.state),
-                    "sounds": [repr(p) for p in new],
+                    "sounds": [sound_json(p) for p in new],
                     "pixels": pixels,
                 }
                 out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")

@@ -19,3 +19,6 @@ modules themselves.
 :class:`firmware_bridge.link.LightLink` keeps the board showing such a state
 (``LightLink("/dev/ttyACM0").show(state)``).
 """
+
+#: The modules it offers (a star import loads them; this file itself imports nothing).
+__all__ = ["codec", "firmware", "lights", "link", "session", "sim", "transport"]

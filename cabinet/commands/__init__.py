@@ -1,1 +1,29 @@
-"""Subcommands of spit-cabinet, one module each."""
+"""Subcommands of spit-cabinet, one module each.
+
+Each module adds its subcommand's arguments (``register``) and runs it (``run``);
+:mod:`cabinet.commands.cli` builds the help from a static table of them and imports only
+the command that runs, so ``replay`` loads neither pygame nor gpiozero:
+
+>>> from cabinet.commands.cli import COMMANDS, DEFAULT_COMMAND
+>>> COMMANDS["replay"][0], DEFAULT_COMMAND
+('cabinet.commands.replay', 'run')
+"""
+
+__all__ = [
+    "arg_types",
+    "cli",
+    "deployment",
+    "doctor",
+    "doctor_input",
+    "durations",
+    "findings",
+    "firmware",
+    "lights",
+    "progress",
+    "replay",
+    "run",
+    "screen_mode",
+    "settings",
+    "simulate",
+    "wiring",
+]

@@ -8,4 +8,30 @@ menu's host (:mod:`cabinet.display.service_host`), the books it keeps
 (:mod:`cabinet.display.assembly`, :mod:`cabinet.display.app_settings`). It draws through
 :mod:`cabinet.drawing` and talks to the table process (:mod:`cabinet.table`) over one
 socket pair; the table imports nothing from here (``tests/test_layers.py``).
+
+The cabinet's settings as the display process takes them:
+
+>>> from cabinet.display.app_settings import AppSettings
+>>> from cabinet.storage.settings import Settings
+>>> settings = AppSettings.from_stored(Settings())
+>>> settings.language, settings.orientation.value
+('en', 'upright')
 """
+
+__all__ = [
+    "app",
+    "app_settings",
+    "assembly",
+    "books",
+    "fame_book",
+    "fame_presenter",
+    "flow",
+    "frame_loop",
+    "game_over",
+    "games",
+    "lights_output",
+    "parts",
+    "presenter",
+    "service_host",
+    "sounds",
+]

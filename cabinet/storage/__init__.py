@@ -4,6 +4,17 @@ in one SQLite database. See ``docs/storage.md``.
 Start with :class:`~cabinet.storage.store.CabinetStore`; the setting declarations are in
 :mod:`cabinet.storage.setting_table`.
 
+>>> import tempfile
+>>> from pathlib import Path
+>>> from cabinet.storage import CabinetStore
+>>> from cabinet.storage.setting_table import VOLUME
+>>> with tempfile.TemporaryDirectory() as folder:
+...     store = CabinetStore.open(Path(folder))
+...     volume = store.settings.get(VOLUME)
+...     store.close()
+>>> volume == VOLUME.default
+True
+
 The names below are re-exported lazily: each is imported from its submodule the first
 time it is asked for, so that importing one light submodule (``cabinet.storage.paths``,
 say) does not bring in the database and ``sqlite3`` with it (``spit-cabinet replay`` and

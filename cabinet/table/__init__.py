@@ -12,4 +12,27 @@ Nothing the table needs waits on drawing: see ``docs/input.md``.
 - :mod:`cabinet.table.local`: the same calls with the table in the display's own process
   (tests on a virtual clock; the old design, for the benchmark);
 - :mod:`cabinet.table.interface`: what the main loop needs of either.
+
+- :mod:`cabinet.table.autoplay`, :mod:`cabinet.table.hardware`: simulated players for
+  ``run --autoplay``, and the table's own buttons and lights.
+
+The table's side is started as its own process (``python -m cabinet.table``, by
+``spit-cabinet run``); in one process, for a test on a virtual clock:
+
+>>> from cabinet.inputs.edge_queue import EdgeQueue
+>>> from cabinet.table.local import LocalTable
+>>> table = LocalTable(EdgeQueue(), clock=lambda: 0, threaded=False)
+>>> table.switches == ()
+False
 """
+
+__all__ = [
+    "autoplay",
+    "hardware",
+    "interface",
+    "local",
+    "messages",
+    "process",
+    "remote",
+    "server",
+]

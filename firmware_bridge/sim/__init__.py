@@ -5,6 +5,12 @@ the stub hardware of :mod:`firmware_bridge.sim.hardware` and runs its loop in a 
 host opens the pty's other end (or a symlink to it) exactly as it opens a real board.
 :meth:`Simulator.unplug` and :meth:`Simulator.replug` pull and reinsert the cable: the pty
 goes away, and a new one (the board rebooted) appears behind the same symlink.
+
+The board's clock under test is a :class:`VirtualClock`, which moves only when told:
+
+>>> clock = VirtualClock()
+>>> clock.advance(1_000), clock()
+(1000, 1000)
 """
 
 from __future__ import annotations

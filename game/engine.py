@@ -14,13 +14,12 @@ Players, slots and piles are 0-based here: player 0 is the rules' player 1.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.cards import ACE, ALL_CARDS, KING, Card, shuffled_deck, validate_deck
+from game.cards import ALL_CARDS, Card, shuffled_deck, validate_deck
 from game.events import (
     EngineEvent,
     GameOver,
@@ -35,6 +34,8 @@ from game.events import (
     StuckChanged,
     Termination,
 )
+from game.fits import either_table
+from game.fits import fitting_ranks as fitting_ranks  # re-exported: it used to live here
 from game.rules import Rules
 
 SLOTS = 4
@@ -69,24 +70,6 @@ ACCEPTED = PlayResult(True)
 _REFUSED = {reason: PlayResult(False, reason) for reason in RejectReason}
 
 
-@functools.cache
-def fitting_ranks(ace_wraps: bool) -> tuple[frozenset[int], ...]:
-    """For each rank (index 1..13), the ranks that may be played onto it (R7, R2)."""
-    table: list[frozenset[int]] = [frozenset()]
-    for rank in range(ACE, KING + 1):
-        near = {rank - 1, rank + 1}
-        if ace_wraps:
-            near = {(r - ACE) % KING + ACE for r in near}
-        table.append(frozenset(r for r in near if ACE <= r <= KING))
-    return tuple(table)
-
-
-@functools.cache
-def _either_table(fits: tuple[frozenset[int], ...]) -> tuple[tuple[frozenset[int], ...], ...]:
-    """``table[a][b]``: the ranks playable onto a pile topped by ``a`` or one topped by ``b``."""
-    return tuple(tuple(fa | fb for fb in fits) for fa in fits)
-
-
 class Game:
     """One game between two players, from the deal to its outcome."""
 
@@ -100,7 +83,7 @@ class Game:
         checked = [validate_deck(d, name=f"player {p + 1}'s deck") for p, d in enumerate(decks)]
         self.rules = rules if rules is not None else Rules()
         self._fits = fitting_ranks(self.rules.ace_wraps)
-        self._fits_either = _either_table(self._fits)
+        self._fits_either = either_table(self._fits)
         self._spit_delay_ns = self.rules.spit_delay_ns
         self._beaten_window_ns = self.rules.beaten_window_ns
         # Each deck is kept bottom first so the top is popped from the end.

@@ -16,10 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from game.cards import Card, DeckError, NotationError, derived_rng, shuffled_deck, validate_deck
-from game.edges import Button, Edge, EdgeKind
+from game.cards import Card, derived_rng
+from game.edges import Edge
 from game.engine import Game
 from game.events import Event
+from game.record_fields import edge_to_json as edge_to_json  # re-exported: it used to live here
+from game.record_fields import read_decks, read_edges
+from game.record_limits import MAX_DEPTH as MAX_DEPTH  # re-exported: it used to live here
+from game.record_limits import MAX_INT_DIGITS as MAX_INT_DIGITS  # re-exported: it used to live here
+from game.record_limits import MAX_NS as MAX_NS  # re-exported: it used to live here
+from game.record_limits import RecordError as RecordError  # re-exported: it used to live here
+from game.record_limits import check_tree, parse_int, read_ns
 from game.record_parts import RESULT_KEYS as RESULT_KEYS  # re-exported: it used to live here
 from game.record_parts import RecordMeta, RecordResult
 from game.referee import Referee
@@ -34,31 +41,13 @@ T = TypeVar("T")
 FORMAT = "spit-match"
 VERSION = 1
 
-# -- limits on what a reader takes (docs/match-record.md, "Limits") ----------------------
+# -- the size a reader takes (docs/match-record.md, "Limits"; the rest: game.record_limits) --
 
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 """The largest record :meth:`MatchRecord.load` reads: 16 MiB. A simulated game's record
 is about 30 KB, and an hour of both players pressing five times a second (ten edges each)
 about 9 MB; the limit only stops a reader taking in something that is not a record (a
 device such as ``/dev/zero``, a runaway pipe)."""
-MAX_DEPTH = 64
-"""How deep arrays and objects may nest, the record's own object counting as 1. A record
-is 3 deep (``edges``, each edge) and its ``meta`` a few more; the limit keeps a reader
-(and everything that walks what it read) far from Python's recursion limit."""
-MAX_INT_DIGITS = 100
-"""The most decimal digits an integer in a record may have, far below Python's 4,300-digit
-limit on converting text to ``int``: no integer a record needs comes near it."""
-MAX_NS = 2**63 - 1
-"""The latest time a record may hold (ns; about 292 years): a signed 64-bit count."""
-
-
-class RecordError(ValueError):
-    """A match record is malformed; the message names the field and the problem."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +108,7 @@ class MatchRecord:
         """Read a record; raises :class:`RecordError` naming the bad field."""
         if not isinstance(data, dict):
             raise RecordError("record", "must be a JSON object")
-        _check_tree(data, [], 0)
+        check_tree(data, [], 0)
         if data.get("format") != FORMAT:
             raise RecordError(
                 "format", f"must be {FORMAT!r}, got {clipped_repr(data.get('format'))}"
@@ -134,11 +123,11 @@ class MatchRecord:
         seed = data.get("seed")
         if seed is not None and not is_int(seed):
             raise RecordError("seed", f"must be an integer, got {clipped_repr(seed)}")
-        decks = _read_decks(data.get("decks"), seed)
-        edges = _read_edges(data.get("edges"))
+        decks = read_decks(data.get("decks"), seed)
+        edges = read_edges(data.get("edges"))
         end_ns = data.get("end_ns")
         if end_ns is not None:
-            end_ns = _read_ns("end_ns", end_ns, 0)
+            end_ns = read_ns("end_ns", end_ns, 0)
             last = edges[-1].delivered_ns if edges else 0
             assert last is not None
             if end_ns < last:
@@ -147,7 +136,7 @@ class MatchRecord:
         meta = _read_part(RecordMeta.from_json, data, "meta") or RecordMeta()
         abandoned_ns = data.get("abandoned_ns")
         if abandoned_ns is not None:
-            abandoned_ns = _read_ns("abandoned_ns", abandoned_ns, 0)
+            abandoned_ns = read_ns("abandoned_ns", abandoned_ns, 0)
         return cls(rules, decks, edges, seed, end_ns, result, meta, abandoned_ns)
 
     @classmethod
@@ -156,7 +145,7 @@ class MatchRecord:
         if len(text) > MAX_RECORD_BYTES:
             raise RecordError("record", f"larger than the limit of {MAX_RECORD_BYTES} bytes")
         try:
-            data = json.loads(text, parse_int=_parse_int)
+            data = json.loads(text, parse_int=parse_int)
         except json.JSONDecodeError as exc:
             raise RecordError("record", f"not valid JSON: {exc}") from None
         except RecursionError:  # the parser's own limit, far deeper than MAX_DEPTH
@@ -203,164 +192,6 @@ def _read_part(read: Callable[[object], T], data: Mapping[str, Any], key: str) -
     except SummaryError as exc:
         name = key if exc.field == key else f"{key}.{exc.field}"
         raise RecordError(name, exc.problem) from None
-
-
-def _read_ns(field: str, value: object, low: int) -> int:
-    """A time in ns: an integer from ``low`` to :data:`MAX_NS`."""
-    if not is_int(value):
-        raise RecordError(field, f"must be an integer, got {clipped_repr(value)}")
-    assert isinstance(value, int)
-    if value < low:
-        wanted = "0 or more" if low == 0 else f"at least {low}"
-        raise RecordError(field, f"must be {wanted}, got {value}")
-    if value > MAX_NS:
-        raise RecordError(field, f"must be at most {MAX_NS} (2**63 - 1), got {value}")
-    return value
-
-
-class _LongInteger:
-    """What the JSON parser gives for an integer of more than :data:`MAX_INT_DIGITS`
-    digits, so that :func:`_check_tree` can name the field it is in."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"<an integer of more than {MAX_INT_DIGITS} digits>"
-
-
-_LONG_INTEGER = _LongInteger()
-_INT_BOUND = 10**MAX_INT_DIGITS
-
-
-def _parse_int(text: str) -> int | _LongInteger:
-    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
-        return _LONG_INTEGER
-    return int(text)
-
-
-def _check_tree(value: dict[str, Any] | list[Any], path: list[str | int], depth: int) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` and integers of more than
-    :data:`MAX_INT_DIGITS` digits anywhere in the record (``result`` and ``meta``
-    included), naming where. ``value`` is at level ``depth`` + 1; this recurses at most
-    :data:`MAX_DEPTH` deep."""
-    if depth >= MAX_DEPTH:
-        raise RecordError(_field(path[:1]), f"nested deeper than {MAX_DEPTH} levels")
-    items = value.items() if isinstance(value, dict) else enumerate(value)
-    for key, item in items:
-        if isinstance(item, dict | list):
-            _check_tree(item, [*path, key], depth + 1)
-        elif isinstance(item, _LongInteger) or (isinstance(item, int) and abs(item) >= _INT_BOUND):
-            raise RecordError(
-                _field([*path, key]), f"an integer of more than {MAX_INT_DIGITS} digits"
-            )
-
-
-def _field(path: Sequence[object]) -> str:
-    """``["edges", 2, "t_ns"]`` → ``edges[2].t_ns``."""
-    text = ""
-    for key in path:
-        if isinstance(key, int):
-            text += f"[{key}]"
-        elif isinstance(key, str) and key.isidentifier() and len(key) <= 40:
-            text += f".{key}" if text else key
-        else:
-            text += f"[{clipped_repr(key, 40)}]"
-    return text or "record"
-
-
-def _read_decks(value: object, seed: object) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    if value is None:
-        base = seed if isinstance(seed, int) else None
-        if base is None:
-            raise RecordError("decks", "missing, and there is no seed to deal from")
-        return (shuffled_deck(base, 0), shuffled_deck(base, 1))
-    if not isinstance(value, list) or len(value) != 2:
-        raise RecordError("decks", "must be a list of two decks")
-    decks: list[tuple[Card, ...]] = []
-    for p, deck in enumerate(value):
-        if not isinstance(deck, list):
-            raise RecordError(f"decks[{p}]", "must be a list of cards")
-        cards: list[Card] = []
-        for i, text in enumerate(deck):
-            if not isinstance(text, str) or len(text) > 20:
-                raise RecordError(
-                    f"decks[{p}][{i}]", f"must be a card such as 'AS', got {clipped_repr(text)}"
-                )
-            try:
-                cards.append(Card.parse(text))
-            except NotationError as exc:
-                raise RecordError(f"decks[{p}][{i}]", str(exc)) from None
-        try:
-            decks.append(validate_deck(cards))
-        except DeckError as exc:
-            raise RecordError(f"decks[{p}]", str(exc)) from None
-    return (decks[0], decks[1])
-
-
-_BUTTONS = {b.value: b for b in Button}
-_KINDS = {k.value: k for k in EdgeKind}
-
-
-def _read_edges(value: object) -> tuple[Edge, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list):
-        raise RecordError("edges", "must be a list")
-    edges: list[Edge] = []
-    last_delivered: int | None = None
-    for i, item in enumerate(value):
-        where = f"edges[{i}]"
-        if not isinstance(item, dict):
-            raise RecordError(where, "must be an object")
-        player = item.get("player")
-        if not is_int(player) or player not in (0, 1):
-            raise RecordError(f"{where}.player", f"must be 0 or 1, got {clipped_repr(player)}")
-        assert isinstance(player, int)
-        button_name = item.get("button")
-        button = _BUTTONS.get(button_name) if isinstance(button_name, str) else None
-        if button is None:
-            choices = " ".join(_BUTTONS)
-            raise RecordError(
-                f"{where}.button", f"must be one of {choices}, got {clipped_repr(button_name)}"
-            )
-        kind_name = item.get("edge")
-        kind = _KINDS.get(kind_name) if isinstance(kind_name, str) else None
-        if kind is None:
-            raise RecordError(
-                f"{where}.edge", f"must be press or release, got {clipped_repr(kind_name)}"
-            )
-        # Before the start (negative) is allowed: such an edge is counted as early.
-        t_ns = _read_ns(f"{where}.t_ns", item.get("t_ns"), -MAX_NS)
-        if "delivered_ns" in item:
-            delivered = _read_ns(f"{where}.delivered_ns", item["delivered_ns"], 0)
-        elif t_ns < 0:
-            raise RecordError(
-                f"{where}.delivered_ns",
-                f"missing, and t_ns {t_ns} (delivered then, by default) is before the start",
-            )
-        else:
-            delivered = t_ns
-        if delivered < t_ns:
-            raise RecordError(f"{where}.delivered_ns", f"{delivered} is before its t_ns {t_ns}")
-        if last_delivered is not None and delivered < last_delivered:
-            raise RecordError(
-                f"{where}.delivered_ns",
-                f"{delivered} runs backwards (the edge before was delivered at {last_delivered})",
-            )
-        last_delivered = delivered
-        edges.append(Edge(player, button, kind, t_ns, delivered))
-    return tuple(edges)
-
-
-def edge_to_json(edge: Edge) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "t_ns": edge.t_ns,
-        "delivered_ns": edge.delivered_ns if edge.delivered_ns is not None else edge.t_ns,
-        "player": edge.player,
-        "button": edge.button.value,
-        "edge": edge.edge.value,
-    }
-    return data
 
 
 def event_to_json(event: Event) -> dict[str, Any]:

@@ -5,7 +5,11 @@ and the table process (the buttons, debounce, the referee's race window, the gam
 CPU seats, the lights) talk over one socket pair (:mod:`cabinet.table.messages`).
 Nothing the table needs waits on drawing: see ``docs/input.md``.
 
-- :mod:`cabinet.table.server`: the table's loop (runs in the table process);
+- :mod:`cabinet.table.server`: the table's loop (runs in the table process), with its
+  parts: :mod:`cabinet.table.display_link` (its threads on the socket),
+  :mod:`cabinet.table.games` (the games it holds, and their way into the books),
+  :mod:`cabinet.table.lights` (the lights' states), :mod:`cabinet.table.samples` (the
+  benchmarks' latency samples);
 - :mod:`cabinet.table.process`: its entry point, ``python -m cabinet.table``;
 - :mod:`cabinet.table.remote`: the display's side, :class:`RemoteTable` and
   :class:`RemoteMatch`;
@@ -28,11 +32,15 @@ False
 
 __all__ = [
     "autoplay",
+    "display_link",
+    "games",
     "hardware",
     "interface",
+    "lights",
     "local",
     "messages",
     "process",
     "remote",
+    "samples",
     "server",
 ]

@@ -22,22 +22,21 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import pickle
-import queue
 import sys
-import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Protocol
 
 from cabinet.inputs.clock import Clock, monotonic_clock
 from cabinet.inputs.edge_queue import EdgeQueue
-from cabinet.inputs.feed import REFEREE_SWITCH_INTERVAL_S, FeedEvent, RefereeFeed
-from cabinet.shared.light_show import countdown_ends_abs_ns, game_lights, lights_for
+from cabinet.inputs.feed import REFEREE_SWITCH_INTERVAL_S, RefereeFeed
+from cabinet.shared.light_show import countdown_ends_abs_ns
 from cabinet.shared.phase import Phase
 from cabinet.table.autoplay import AutoPlayers
+from cabinet.table.display_link import DisplayGone, DisplayLink
+from cabinet.table.games import TableGame, record_games
+from cabinet.table.lights import LightWriter, lights_state
 from cabinet.table.messages import (
     Command,
     Decided,
@@ -47,20 +46,16 @@ from cabinet.table.messages import (
     LightsContext,
     Measurements,
     Recorded,
-    Report,
     Shutdown,
     StartGame,
     StopGame,
     TableReady,
-    pack_reports,
 )
+from cabinet.table.samples import Samples
 from firmware_bridge.lights import LightState
-from firmware_bridge.link import LinkHealth
 from game.bots import level
 from game.edges import Edge
-from game.events import Played, Rejected, Selected
 from game.live_match import LiveMatch
-from game.record_parts import RecordResult
 from game.summary import Seat
 from game.table_state import TableState
 
@@ -79,26 +74,6 @@ AFTER_GAME_COLLECT_NS = 1_000_000_000
 shows for seconds; a new game never starts inside a collection)."""
 
 
-class LightWriter(Protocol):
-    """Where the table's light states go: the LED board's link."""
-
-    def show(self, state: LightState) -> None: ...
-
-    def health(self) -> LinkHealth: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _DisplayGone:
-    """Put on the command queue by the reader thread when the display's end closes."""
-
-
-@dataclass(slots=True)
-class _Game:
-    match: LiveMatch
-    players: tuple[Seat, Seat]
-    sent_edges: int = 0
-
-
 @dataclass(slots=True)
 class TableIdentity:
     """What the table tells the display about itself once it runs."""
@@ -107,13 +82,6 @@ class TableIdentity:
     hardware_timestamps: bool = False
     realtime: bool = False
     scheduling: str = "normal"
-
-
-@dataclass(slots=True)
-class _Samples:
-    decision_ns: list[int] = field(default_factory=list)
-    led_ns: list[int] = field(default_factory=list)
-    delivery_ns: list[int] = field(default_factory=list)
 
 
 class TableServer:
@@ -145,13 +113,9 @@ class TableServer:
         self.door_open = door_open
         self.data_dir = data_dir
         self.autoplay = autoplay
-        self._samples = _Samples() if measure else None
-        self._commands: queue.SimpleQueue[Command | _DisplayGone] = queue.SimpleQueue()
-        self._outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
-        """Reports, pickled by the loop (small, one at a time), for the sender thread,
-        which only frames and writes them: a long pickling there would hold the GIL
-        that the buttons' callback thread needs."""
-        self._games: dict[int, _Game] = {}
+        self._samples = Samples() if measure else None
+        self._link = DisplayLink(conn, edges.wake)
+        self._games: dict[int, TableGame] = {}
         """Every game started and not yet confirmed recorded by the display."""
         self._current: int | None = None
         self._context = LightsContext(Phase.ATTRACT)
@@ -167,9 +131,7 @@ class TableServer:
 
     def run(self) -> int:
         """Serve until :class:`Shutdown` or the display goes away. Returns the exit code."""
-        threading.Thread(target=self._read, name="table-commands", daemon=True).start()
-        sender = threading.Thread(target=self._write, name="table-reports", daemon=True)
-        sender.start()
+        self._link.start()
         # Python's cycle collector stops the whole process for as long as a full pass
         # takes (milliseconds, with a game's events and edges alive), wherever it falls:
         # in a race window. The table's objects are almost all acyclic (freed by their
@@ -180,7 +142,7 @@ class TableServer:
         previous_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(previous_interval, REFEREE_SWITCH_INTERVAL_S))
         ident = self.identity
-        self._send(
+        self._link.send(
             TableReady(
                 pid=os.getpid(),
                 realtime=ident.realtime,
@@ -201,8 +163,7 @@ class TableServer:
         finally:
             if not clean:
                 self._record_unconfirmed()
-            self._outbox.put(None)
-            sender.join(1.0)
+            self._link.close(1.0)
             sys.setswitchinterval(previous_interval)
         return 0
 
@@ -211,7 +172,7 @@ class TableServer:
         what it decided, put the lights right, let simulated people press."""
         batch = self.feed.pump(timeout_s)
         now = self.clock()
-        game = self._games.get(self._current) if self._current is not None else None
+        game = self._current_game()
         new_edges: tuple[Edge, ...] = ()
         state = None
         if game is not None:
@@ -222,16 +183,14 @@ class TableServer:
             if batch or new_edges:
                 state = game.match.state()
         if batch or new_edges:
-            self._send(Decided(self._current, batch, state, new_edges, now))
+            self._link.send(Decided(self._current, batch, state, new_edges, now))
             if batch and log.isEnabledFor(logging.DEBUG):
                 for item in batch:
                     log.debug("decided %r", item)
         if self._samples is not None and game is not None:
-            self._samples.delivery_ns.extend(
-                e.delivered_ns - e.t_ns for e in new_edges if e.delivered_ns is not None
-            )
+            self._samples.take_deliveries(new_edges)
             if batch:
-                self._sample_decisions(batch, game.match, now)
+                self._samples.take_decisions(batch, game.match, now)
         self._show_lights(now, decided=bool(batch), table=state)
         if self.autoplay is not None:  # its presses stamped as they land: a fresh reading
             self.autoplay.act(self.clock(), self._context.phase, game.match if game else None)
@@ -245,13 +204,12 @@ class TableServer:
         """Apply every queued command; returns ``True`` on Shutdown, ``False`` when the
         display is gone, ``None`` to go on."""
         while True:
-            try:
-                command = self._commands.get_nowait()
-            except queue.Empty:
+            command = self._link.next_command()
+            if command is None:
                 return None
             if isinstance(command, Shutdown):
                 return True
-            if isinstance(command, _DisplayGone):
+            if isinstance(command, DisplayGone):
                 log.warning("the display went away: recording what it had not")
                 return False
             self._apply(command)
@@ -270,7 +228,7 @@ class TableServer:
             for edge in command.edges:
                 self.edges.put(edge)
         elif isinstance(command, GetMeasurements):
-            self._send(self.measurements())
+            self._link.send(self.measurements())
 
     def _start(self, command: StartGame) -> None:
         if self._current is not None:
@@ -278,7 +236,7 @@ class TableServer:
         levels = [None if n is None else level(n) for n in command.cpu_levels]
         match = LiveMatch(command.rules, command.seed, levels, command.start_abs_ns)
         players = (Seat.of(levels[0]), Seat.of(levels[1]))
-        self._games[command.game] = _Game(match, players)
+        self._games[command.game] = TableGame(match, players)
         self._current = command.game
         self._window_ms = command.rules.race_window_ms
         self.feed.play_onto(match)
@@ -297,20 +255,13 @@ class TableServer:
                 game.match.abandon(now_ns)
 
     def measurements(self) -> Measurements:
-        samples = self._samples or _Samples()
+        samples = self._samples or Samples()
         late, taken = self._late_edges, self._edges_taken
-        current = self._games.get(self._current) if self._current is not None else None
+        current = self._current_game()
         if current is not None:
             late += current.match.referee.stats.late_edges
             taken += len(current.match.referee.stats.edge_log)
-        return Measurements(
-            decision_ns=list(samples.decision_ns),
-            led_ns=list(samples.led_ns),
-            delivery_ns=list(samples.delivery_ns),
-            edges=taken,
-            late_edges=late,
-            race_window_ms=self._window_ms,
-        )
+        return samples.measurements(edges=taken, late_edges=late, race_window_ms=self._window_ms)
 
     # -- the lights --------------------------------------------------------------------
 
@@ -320,32 +271,8 @@ class TableServer:
         lights = self.lights
         if lights is None:
             return
-        ctx = self._context
-        if ctx.override is not None:
-            state = ctx.override
-        else:
-            game = self._games.get(self._current) if self._current is not None else None
-            if game is None:
-                state = lights_for(
-                    ctx.phase,
-                    None,
-                    countdown=False,
-                    joined=ctx.joined,
-                    winner=ctx.winner,
-                    brightness=ctx.brightness,
-                )
-            else:
-                state = game_lights(
-                    ctx.phase,
-                    table if table is not None else game.match.state(),
-                    start_abs_ns=game.match.start_abs_ns,
-                    humans=game.match.humans,
-                    now_abs_ns=now,
-                    hints_on=ctx.hints,
-                    joined=ctx.joined,
-                    winner=ctx.winner,
-                    brightness=ctx.brightness,
-                )
+        game = self._current_game()
+        state = lights_state(self._context, game.match if game else None, now, table)
         if state != self._lights_shown:
             self._lights_shown = state
             lights.show(state)
@@ -353,6 +280,9 @@ class TableServer:
                 self._samples.led_ns.append(self.clock() - now)
 
     # -- internals ---------------------------------------------------------------------
+
+    def _current_game(self) -> TableGame | None:
+        return self._games.get(self._current) if self._current is not None else None
 
     def _collect(self, now: int) -> None:
         start = self.clock()
@@ -366,7 +296,7 @@ class TableServer:
         wake = self.feed.next_wake_ns()
         if wake is not None:
             wakes.append(wake)
-        game = self._games.get(self._current) if self._current is not None else None
+        game = self._current_game()
         if game is not None and self.lights is not None:
             ends = countdown_ends_abs_ns(game.match.start_abs_ns, game.match.game.spit_due_ns, now)
             if ends is not None and ends > now:
@@ -374,14 +304,6 @@ class TableServer:
         if self.autoplay is not None:
             wakes.append(now + int(AUTOPLAY_TICK_S * 1e9))
         return max(0.0, (min(wakes) - now) / 1e9)
-
-    def _sample_decisions(self, batch: list[FeedEvent], match: LiveMatch, now: int) -> None:
-        assert self._samples is not None
-        start = match.start_abs_ns
-        humans = match.humans
-        for item in batch:
-            if isinstance(item, Selected | Played | Rejected) and item.player in humans:
-                self._samples.decision_ns.append(now - (start + item.t_ns))
 
     def _report_health(self, now: int) -> None:
         switches = self.feed.switches
@@ -393,41 +315,7 @@ class TableServer:
         old = self._health
         if old is None or old.switches is not switches or old.door_open != door or old.link != link:
             self._health = Health(switches, door, link)
-            self._send(self._health)
-
-    def _send(self, report: Report) -> None:
-        self._outbox.put(pickle.dumps(report, pickle.HIGHEST_PROTOCOL))
-
-    def _read(self) -> None:
-        conn = self.conn
-        while True:
-            try:
-                command = conn.recv()
-            except (EOFError, OSError):
-                self._commands.put(_DisplayGone())
-                self.edges.wake()
-                return
-            self._commands.put(command)
-            self.edges.wake()
-
-    def _write(self) -> None:
-        """The sender thread: whatever has queued up goes as one message, one write."""
-        conn = self.conn
-        outbox = self._outbox
-        while True:
-            reports = [outbox.get()]
-            while True:
-                try:
-                    reports.append(outbox.get_nowait())
-                except queue.Empty:
-                    break
-            done = reports[-1] is None
-            try:
-                conn.send_bytes(pack_reports([r for r in reports if r is not None]))
-            except OSError:
-                return  # the display is gone: the reader hears it too
-            if done:
-                return
+            self._link.send(self._health)
 
     def _record_unconfirmed(self) -> None:
         """The display went away: abandon the running game and put every game it had not
@@ -437,25 +325,5 @@ class TableServer:
         now = self.clock()
         if self._current is not None:
             self._stop(self._current, now)
-        if self.data_dir is None:
-            log.warning("%d game(s) not recorded: no data directory", len(self._games))
-            return
-        from cabinet.storage.database import Access
-        from cabinet.storage.problems import StorageError
-        from cabinet.storage.store import CabinetStore
-
-        try:  # never into memory, which would keep nothing
-            store = CabinetStore.open(self.data_dir, access=Access.WRITE)
-        except StorageError as exc:
-            log.error("%d game(s) not recorded: %s", len(self._games), exc)
-            return
-        try:
-            for game_id, game in sorted(self._games.items()):
-                summary = game.match.summary()
-                record = game.match.record().with_result(RecordResult.of(summary))
-                store.record_game(record, summary, game.players)
-                termination = None if summary.termination is None else summary.termination.value
-                log.info("game %d recorded by the table as %s", game_id, termination)
-        finally:
-            store.close()
-        self._games.clear()
+        if record_games(self.data_dir, self._games):
+            self._games.clear()

@@ -16,8 +16,9 @@ buttons) and the coin meter and lockout, marked as outputs (``→ driver``: each
 transistor, never a coil directly). A line the map leaves out is drawn dashed, "not
 fitted".
 
-The output is deterministic (integer coordinates, fixed attribute order), so the diagram
-committed with the docs can be compared with what the code draws now.
+The output is deterministic (integer coordinates, fixed attribute order: :mod:`wiring.svg`
+writes every element), so the diagram committed with the docs can be compared with what
+the code draws now.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from wiring.pinmap import (
     Function,
     PinMap,
 )
+from wiring.svg import circle, ink, line, rect, text
 from wiring.table import harness_ground
 
 SVG_NS: Final = "http://www.w3.org/2000/svg"
@@ -93,9 +95,9 @@ def render_svg(pin_map: PinMap, title: str = "default pin map") -> str:
         },
     )
     ET.SubElement(svg, "title").text = f"Spit cabinet wiring: {title}"
-    ET.SubElement(svg, "rect", _box(0, 0, WIDTH, HEIGHT, fill="#ffffff"))
-    _text(svg, 20, 32, f"Spit cabinet wiring: {title}", size=20, bold=True)
-    _text(
+    rect(svg, 0, 0, WIDTH, HEIGHT, fill="#ffffff")
+    text(svg, 20, 32, f"Spit cabinet wiring: {title}", size=20, bold=True)
+    text(
         svg,
         20,
         54,
@@ -131,10 +133,10 @@ def _draw_header(
     svg: ET.Element, by_physical: dict[int, Assignment], grounds: dict[int, str]
 ) -> None:
     group = ET.SubElement(svg, "g", {"id": "header"})
-    _text(group, 20, 84, "40-pin header, pin 1 (square pad) at top left", size=14, bold=True)
+    text(group, 20, 84, "40-pin header, pin 1 (square pad) at top left", size=14, bold=True)
     top = _HEADER_Y0 - 16
     bottom = _HEADER_Y0 + 19 * _ROW_PITCH + 16
-    ET.SubElement(group, "rect", _box(198, top, 64, bottom - top, fill="#2d2d2d", rx=4))
+    rect(group, 198, top, 64, bottom - top, fill="#2d2d2d", rx=4)
     for pin in HEADER:
         _draw_pin(group, pin, by_physical.get(pin.physical), grounds)
     _draw_legend(group, bottom + 26)
@@ -173,19 +175,19 @@ def _draw_pin(
     g = ET.SubElement(parent, "g", {"id": f"pin-{pin.physical}"})
     if pin.physical == 1:
         r = _PIN_R
-        ET.SubElement(g, "rect", _box(x - r, y - r, 2 * r, 2 * r, fill=fill, stroke="#888888"))
+        rect(g, x - r, y - r, 2 * r, 2 * r, fill=fill, stroke="#888888")
     else:
-        circle = ET.SubElement(g, "circle", _circle(x, y, _PIN_R, fill))
+        pad = circle(g, x, y, _PIN_R, fill)
         stripe = wire_colour(used.control.function).stripe if used is not None else None
         if stripe is not None:  # too small to cross with a stripe: ringed in its colour
-            circle.set("stroke", stripe)
-            circle.set("stroke-width", "3")
-    _text(g, x, y + 3, str(pin.physical), size=8, anchor="middle", fill=_ink(fill))
+            pad.set("stroke", stripe)
+            pad.set("stroke-width", "3")
+    text(g, x, y + 3, str(pin.physical), size=8, anchor="middle", fill=ink(fill))
     bold = used is not None
     if odd:
-        _text(g, x - 20, y + 4, label, size=11, anchor="end", bold=bold)
+        text(g, x - 20, y + 4, label, size=11, anchor="end", bold=bold)
     else:
-        _text(g, x + 20, y + 4, label, size=11, bold=bold)
+        text(g, x + 20, y + 4, label, size=11, bold=bold)
 
 
 def _draw_legend(parent: ET.Element, y: int) -> None:
@@ -198,10 +200,10 @@ def _draw_legend(parent: ET.Element, y: int) -> None:
     )
     x = 30
     for fill, name in entries:
-        ET.SubElement(parent, "circle", _circle(x, y - 4, 6, fill))
-        _text(parent, x + 10, y, name, size=11)
+        circle(parent, x, y - 4, 6, fill)
+        text(parent, x + 10, y, name, size=11)
         x += 30 + 7 * len(name)
-    _text(
+    text(
         parent,
         30,
         y + 18,
@@ -221,22 +223,22 @@ def _draw_button(
     g = ET.SubElement(parent, "g", {"id": ident})
     bcm = pin_map.bcm(control)
     if bcm is None:
-        ET.SubElement(g, "circle", _circle(x, y, _BUTTON_R, _FREE_FILL, dashed=True))
-        _text(g, x, y + _BUTTON_R + 14, _short_function(control), size=11, anchor="middle")
-        _text(g, x, y + _BUTTON_R + 27, "not fitted", size=10, anchor="middle")
+        circle(g, x, y, _BUTTON_R, _FREE_FILL, dashed=True)
+        text(g, x, y + _BUTTON_R + 14, _short_function(control), size=11, anchor="middle")
+        text(g, x, y + _BUTTON_R + 27, "not fitted", size=10, anchor="middle")
         below = y + _BUTTON_R + 39
     else:
         colour = wire_colour(control.function)
-        ET.SubElement(g, "circle", _circle(x, y, _BUTTON_R, colour.hex))
+        circle(g, x, y, _BUTTON_R, colour.hex)
         _stripe(g, x, y, _BUTTON_R, colour)
         physical = next(a.physical for a in pin_map if a.control == control)
         name = _short_function(control)
-        _text(g, x, y + _BUTTON_R + 14, name, size=11, anchor="middle", bold=True)
-        _text(g, x, y + _BUTTON_R + 27, f"GPIO{bcm}", size=10, anchor="middle")
-        _text(g, x, y + _BUTTON_R + 39, f"pin {physical}", size=10, anchor="middle")
+        text(g, x, y + _BUTTON_R + 14, name, size=11, anchor="middle", bold=True)
+        text(g, x, y + _BUTTON_R + 27, f"GPIO{bcm}", size=10, anchor="middle")
+        text(g, x, y + _BUTTON_R + 39, f"pin {physical}", size=10, anchor="middle")
         below = y + _BUTTON_R + 51
     if control.function.is_output:
-        _text(g, x, below, OUTPUT_MARK, size=10, anchor="middle", bold=True, fill=_OUTPUT_INK)
+        text(g, x, below, OUTPUT_MARK, size=10, anchor="middle", bold=True, fill=_OUTPUT_INK)
 
 
 def _draw_panel(
@@ -254,7 +256,7 @@ def _draw_panel(
     table (the player sits above it), so slot 1 is on the drawing's right and the slot row
     is at the top."""
     g = ET.SubElement(parent, "g", {"id": ident})
-    ET.SubElement(g, "rect", _box(x0, y0, _PANEL_W, _PANEL_H, fill=_PANEL_FILL, rx=10))
+    rect(g, x0, y0, _PANEL_W, _PANEL_H, fill=_PANEL_FILL, rx=10)
     slots = PLAYER_BUTTONS[:4]
     if turned:
         slot_y, pile_y = y0 + _FAR_ROW_DY - 10, y0 + _NEAR_ROW_DY - 10
@@ -272,10 +274,10 @@ def _draw_panel(
 
 def _draw_upright(svg: ET.Element, pin_map: PinMap) -> None:
     g = ET.SubElement(svg, "g", {"id": "upright"})
-    _text(g, 470, 84, "Upright: players side by side, panels seen from the front", 14, bold=True)
+    text(g, 470, 84, "Upright: players side by side, panels seen from the front", 14, bold=True)
     piles = (Function.PILE1, Function.PILE2)
     for player, x0 in ((0, 470), (1, 785)):
-        _text(g, x0 + _PANEL_W // 2, 112, f"player {player + 1}", 13, anchor="middle", bold=True)
+        text(g, x0 + _PANEL_W // 2, 112, f"player {player + 1}", 13, anchor="middle", bold=True)
         _draw_panel(
             g,
             f"upright-p{player + 1}",
@@ -286,7 +288,7 @@ def _draw_upright(svg: ET.Element, pin_map: PinMap) -> None:
             turned=False,
             piles_left_to_right=piles,
         )
-    _text(
+    text(
         g,
         470,
         334,
@@ -297,11 +299,11 @@ def _draw_upright(svg: ET.Element, pin_map: PinMap) -> None:
 
 def _draw_cocktail(svg: ET.Element, pin_map: PinMap) -> None:
     g = ET.SubElement(svg, "g", {"id": "cocktail"})
-    _text(g, 470, 372, "Cocktail: players face to face, table seen from above", 14, bold=True)
+    text(g, 470, 372, "Cocktail: players face to face, table seen from above", 14, bold=True)
     x0, y0, w, h = 470, 400, 605, 470
-    ET.SubElement(g, "rect", _box(x0, y0, w, h, fill=_TABLE_FILL, rx=14))
+    rect(g, x0, y0, w, h, fill=_TABLE_FILL, rx=14)
     panel_x = x0 + (w - _PANEL_W) // 2
-    _text(g, x0 + 12, y0 + 24, "player 2 sits here", 12, bold=True)
+    text(g, x0 + 12, y0 + 24, "player 2 sits here", 12, bold=True)
     _draw_panel(
         g,
         "cocktail-p2",
@@ -313,9 +315,9 @@ def _draw_cocktail(svg: ET.Element, pin_map: PinMap) -> None:
         piles_left_to_right=(Function.PILE1, Function.PILE2),
     )
     screen_y = y0 + 10 + _PANEL_H + 12
-    ET.SubElement(g, "rect", _box(panel_x, screen_y, _PANEL_W, 44, fill="#3b4a5a", rx=4))
+    rect(g, panel_x, screen_y, _PANEL_W, 44, fill="#3b4a5a", rx=4)
     for dx, name in zip(_PILE_DX, ("pile 1", "pile 2"), strict=True):
-        _text(g, panel_x + dx, screen_y + 27, name, 11, anchor="middle", fill="#ffffff")
+        text(g, panel_x + dx, screen_y + 27, name, 11, anchor="middle", fill="#ffffff")
     _draw_panel(
         g,
         "cocktail-p1",
@@ -326,8 +328,8 @@ def _draw_cocktail(svg: ET.Element, pin_map: PinMap) -> None:
         turned=False,
         piles_left_to_right=(Function.PILE1, Function.PILE2),
     )
-    _text(g, x0 + 12, y0 + h - 14, "player 1 sits here", 12, bold=True)
-    _text(
+    text(g, x0 + 12, y0 + h - 14, "player 1 sits here", 12, bold=True)
+    text(
         g,
         x0,
         y0 + h + 20,
@@ -342,8 +344,8 @@ def _draw_operator(svg: ET.Element, pin_map: PinMap) -> None:
     outputs, with how to wire the coin lines written under them."""
     g = ET.SubElement(svg, "g", {"id": "door"})
     x0, y0 = _DOOR_X, _DOOR_Y
-    _text(g, x0, y0, "Inside the door (operator)", 14, bold=True)
-    ET.SubElement(g, "rect", _box(x0, y0 + 8, _DOOR_W, _DOOR_H, fill=_PANEL_FILL, rx=10))
+    text(g, x0, y0, "Inside the door (operator)", 14, bold=True)
+    rect(g, x0, y0 + 8, _DOOR_W, _DOOR_H, fill=_PANEL_FILL, rx=10)
     coin = tuple(f for f in OPERATOR_CONTROLS if f in COIN_INPUTS or f.is_output)
     buttons = tuple(f for f in OPERATOR_CONTROLS if f not in coin)
     for dxs, dy, functions in (
@@ -360,7 +362,7 @@ def _draw_operator(svg: ET.Element, pin_map: PinMap) -> None:
         "transistor or MOSFET driver; never hang a coil on a GPIO.",
     )
     for i, note in enumerate(notes):
-        _text(g, x0, y0 + _DOOR_H + 30 + 14 * i, note, 11)
+        text(g, x0, y0 + _DOOR_H + 30 + 14 * i, note, 11)
 
 
 # -- small helpers ------------------------------------------------------------------------
@@ -371,15 +373,7 @@ def _stripe(parent: ET.Element, x: int, y: int, r: int, colour: WireColour) -> N
     if colour.stripe is None:
         return
     d = r * 7 // 10
-    attrs = {
-        "x1": str(x - d),
-        "y1": str(y + d),
-        "x2": str(x + d),
-        "y2": str(y - d),
-        "stroke": colour.stripe,
-        "stroke-width": str(max(2, r // 4)),
-    }
-    ET.SubElement(parent, "line", attrs)
+    line(parent, x - d, y + d, x + d, y - d, stroke=colour.stripe, width=max(2, r // 4))
 
 
 def _short(control: Control) -> str:
@@ -391,61 +385,3 @@ def _short(control: Control) -> str:
 
 def _short_function(control: Control) -> str:
     return control.function.value if control.player is not None else control.label
-
-
-def _text(
-    parent: ET.Element,
-    x: int,
-    y: int,
-    content: str,
-    size: int = 12,
-    *,
-    anchor: str = "start",
-    bold: bool = False,
-    fill: str = "#111111",
-) -> ET.Element:
-    attrs = {"x": str(x), "y": str(y), "font-size": str(size), "fill": fill}
-    if anchor != "start":
-        attrs["text-anchor"] = anchor
-    if bold:
-        attrs["font-weight"] = "bold"
-    element = ET.SubElement(parent, "text", attrs)
-    element.text = content
-    return element
-
-
-def _box(
-    x: int, y: int, w: int, h: int, *, fill: str, stroke: str = "#555555", rx: int = 0
-) -> dict[str, str]:
-    attrs = {
-        "x": str(x),
-        "y": str(y),
-        "width": str(w),
-        "height": str(h),
-        "fill": fill,
-        "stroke": stroke,
-    }
-    if rx:
-        attrs["rx"] = str(rx)
-    return attrs
-
-
-def _circle(x: int, y: int, r: int, fill: str, *, dashed: bool = False) -> dict[str, str]:
-    attrs = {
-        "cx": str(x),
-        "cy": str(y),
-        "r": str(r),
-        "fill": fill,
-        "stroke": "#333333",
-        "stroke-width": "1.5",
-    }
-    if dashed:
-        attrs["stroke-dasharray"] = "4 3"
-    return attrs
-
-
-def _ink(fill: str) -> str:
-    """Black or white, whichever reads better on ``fill`` (``#rrggbb``)."""
-    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
-    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
-    return "#111111" if luminance > 140 else "#ffffff"

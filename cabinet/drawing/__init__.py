@@ -14,6 +14,7 @@ __all__ = [
     "arrangement",
     "backend",
     "box",
+    "card_size",
     "cards",
     "fame_screens",
     "fame_views",

@@ -11,11 +11,12 @@ from __future__ import annotations
 import pygame
 
 from cabinet.drawing.animation import AnimationFrame
+from cabinet.drawing.arrangement import PlayerGeometry
 from cabinet.drawing.box import Box
 from cabinet.drawing.geometry import Orientation, TableGeometry
 from cabinet.drawing.painter import AMBER, GREY, WHITE, YELLOW, DrawItem, Look, Painter
 from cabinet.drawing.text import Colour
-from cabinet.drawing.views import TableView
+from cabinet.drawing.views import PlayerTable, TableView
 from game.cards import Card
 
 FELT_TOP: Colour = (14, 96, 62)
@@ -67,42 +68,67 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
     piles it keeps showing until they land) and its labels on the message lines."""
     g = painter.geometry
     labels = dict(frame.labels)
-    # Upright the cards left end the name line; in cocktail they follow the deck.
-    left_align = "right" if g.orientation is Orientation.UPRIGHT else "left"
     for p, (pg, pv) in enumerate(zip(g.players, view.players, strict=True)):
-        rot = pg.rotation
-        painter.add_text("label", pv.label, pg.label, rot, WHITE, player=p, align="left")
-        if pv.cards_left:
-            painter.add_text(
-                "cards_left", pv.cards_left, pg.cards_left, rot, WHITE, player=p, align=left_align
-            )
-        deck_look = (
-            painter.back_look(g.card_w, g.card_h, rot)
-            if pv.deck_size
-            else painter.card_look(None, g.card_w, g.card_h, rot)
-        )
-        count = str(pv.deck_size)
-        painter.add(DrawItem("deck", pg.deck, p, text=count, rotation=rot), deck_look)
-        painter.add_text("deck_count", count, pg.deck_count, rot, GREY, player=p)
-        for s in range(4):
-            if pv.selected == s:
-                box = pg.highlights[s]
-                painter.add(DrawItem("highlight", box, p, s, rotation=rot), painter.frame_look(box))
-            key = (p, s)
-            card = frame.slots[key] if key in frame.slots else pv.layout[s]
-            painter.add_card("slot", p, s, card, pg.slots[s], rot)
-        if pv.stuck:
-            badge = painter.badge(view.stuck_text, pg.stuck, rot)
-            painter.add(DrawItem("stuck", pg.stuck, p, text=view.stuck_text, rotation=rot), badge)
-        message = labels.get(p, pv.warning)
-        if message:
-            painter.add_text("message", message, pg.message, rot, AMBER, player=p)
+        _paint_half(painter, view, frame, p, pg, pv, labels.get(p, pv.warning))
     for i in (0, 1):
         card = frame.piles[i] if i in frame.piles else view.pile_tops[i]
         painter.add_card("pile", None, i, card, g.piles[i], g.pile_rotations[i])
         placed = g.pile_counts[i]
         text = str(view.pile_sizes[i])
         painter.add_text("pile_count", text, placed.box, placed.rotation, GREY, index=i)
+    _paint_centre_text(painter, view)
+    for sprite in frame.sprites:
+        item = DrawItem(
+            "sprite", sprite.box, sprite.player, card=sprite.card, rotation=sprite.rotation
+        )
+        painter.add(item, sprite_look(painter, g, sprite.card, sprite.box, sprite.rotation))
+
+
+def _paint_half(
+    painter: Painter,
+    view: TableView,
+    frame: AnimationFrame,
+    p: int,
+    pg: PlayerGeometry,
+    pv: PlayerTable,
+    message: str | None,
+) -> None:
+    """Player ``p``'s half: name, cards left, deck and its count, the slots (as ``frame``
+    shows them) with the selection, the STUCK badge and ``message``."""
+    g = painter.geometry
+    rot = pg.rotation
+    painter.add_text("label", pv.label, pg.label, rot, WHITE, player=p, align="left")
+    if pv.cards_left:
+        # Upright the cards left end the name line; in cocktail they follow the deck.
+        align = "right" if g.orientation is Orientation.UPRIGHT else "left"
+        painter.add_text(
+            "cards_left", pv.cards_left, pg.cards_left, rot, WHITE, player=p, align=align
+        )
+    deck_look = (
+        painter.back_look(g.card_w, g.card_h, rot)
+        if pv.deck_size
+        else painter.card_look(None, g.card_w, g.card_h, rot)
+    )
+    count = str(pv.deck_size)
+    painter.add(DrawItem("deck", pg.deck, p, text=count, rotation=rot), deck_look)
+    painter.add_text("deck_count", count, pg.deck_count, rot, GREY, player=p)
+    for s in range(4):
+        if pv.selected == s:
+            box = pg.highlights[s]
+            painter.add(DrawItem("highlight", box, p, s, rotation=rot), painter.frame_look(box))
+        key = (p, s)
+        card = frame.slots[key] if key in frame.slots else pv.layout[s]
+        painter.add_card("slot", p, s, card, pg.slots[s], rot)
+    if pv.stuck:
+        badge = painter.badge(view.stuck_text, pg.stuck, rot)
+        painter.add(DrawItem("stuck", pg.stuck, p, text=view.stuck_text, rotation=rot), badge)
+    if message:
+        painter.add_text("message", message, pg.message, rot, AMBER, player=p)
+
+
+def _paint_centre_text(painter: Painter, view: TableView) -> None:
+    """The match score, the countdown and the race moments (where the countdown is not)."""
+    g = painter.geometry
     if view.score:
         for i, placed in enumerate(g.scores):
             painter.add_text("score", view.score, placed.box, placed.rotation, WHITE, index=i)
@@ -122,11 +148,6 @@ def paint_table(painter: Painter, view: TableView, frame: AnimationFrame) -> Non
                 "race", race.text, placed.box, placed.rotation, YELLOW, index=race.pile,
                 font_px=round(g.card_h * 0.18),
             )  # fmt: skip
-    for sprite in frame.sprites:
-        item = DrawItem(
-            "sprite", sprite.box, sprite.player, card=sprite.card, rotation=sprite.rotation
-        )
-        painter.add(item, sprite_look(painter, g, sprite.card, sprite.box, sprite.rotation))
 
 
 def sprite_look(painter: Painter, g: TableGeometry, card: Card, box: Box, rotation: int) -> Look:

@@ -105,7 +105,18 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     pygame.display.init()
     pygame.font.init()
+    shoot_a_game(out)
+    shoot_cocktail(out)
+    shoot_service_menu(out)
+    shoot_paid_cabinet(out)
+    shoot_hall_of_fame(out)
+    pygame.display.quit()
+    return 0
 
+
+def shoot_a_game(out: Path) -> None:
+    """Attract, a player joining, play (upright) and the game over screen, in one game of
+    two simulated people."""
     shoot = Shoot(Orientation.UPRIGHT)
     shoot.run(12)
     shoot.save(out / "attract.png")
@@ -119,12 +130,18 @@ def main() -> int:
     shoot.run(1)
     shoot.save(out / "game-over.png")
 
+
+def shoot_cocktail(out: Path) -> None:
+    """Play on a cocktail cabinet (the players face each other)."""
     cocktail = Shoot(Orientation.COCKTAIL, seed=8)
     cocktail.run(2)
     cocktail.join(0, 1)
     cocktail.run(20)
     cocktail.save(out / "play-cocktail.png")
 
+
+def shoot_service_menu(out: Path) -> None:
+    """The service menu's first page, on a cabinet with a store of its own."""
     with tempfile.TemporaryDirectory() as data:
         store = CabinetStore.open(Path(data))
         menu = Shoot(Orientation.UPRIGHT, seed=9, store=store)
@@ -134,6 +151,10 @@ def main() -> int:
         menu.save(out / "service-menu.png")
         store.close()
 
+
+def shoot_paid_cabinet(out: Path) -> None:
+    """A cabinet set to 2 coins a credit, after three coins: attract with its credits, the
+    Pricing page and the money audits."""
     with tempfile.TemporaryDirectory() as data:
         store = CabinetStore.open(Path(data), wall_clock=lambda: PHOTO_TIME)
         store.settings.set(FREE_PLAY, False)
@@ -157,6 +178,10 @@ def main() -> int:
         paid.save(out / "service-money.png")
         store.close()
 
+
+def shoot_hall_of_fame(out: Path) -> None:
+    """The hall of fame: a player entering initials after beating the CPU, then the board
+    in its turn in attract."""
     with tempfile.TemporaryDirectory() as data:
         store = CabinetStore.open(Path(data), wall_clock=lambda: PHOTO_TIME)
         fame = Shoot(Orientation.UPRIGHT, seed=11, store=store)
@@ -175,8 +200,6 @@ def main() -> int:
         fame.run(0.5)
         fame.save(out / "attract-fame.png")
         store.close()
-    pygame.display.quit()
-    return 0
 
 
 if __name__ == "__main__":

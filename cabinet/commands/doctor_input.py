@@ -8,6 +8,7 @@ import argparse
 import time
 
 from cabinet.commands.findings import Finding, Level
+from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
 from cabinet.inputs.edge_queue import EdgeQueue
@@ -23,27 +24,10 @@ from game.edges import Edge
 def check_input(args: argparse.Namespace) -> list[Finding]:
     """The input backend, then each control pressed in turn (or pressed for the operator
     on mock pins, which proves the path from pin to edge)."""
-    from cabinet.inputs.mock import MockInput
-    from cabinet.inputs.select import choose_backend, open_backend
-
-    try:
-        platform = Platform.detect()
-        name = choose_backend(args.input, platform)
-        if name is InputKind.KEYBOARD:
-            return [
-                Finding(
-                    "input",
-                    Level.WARN,
-                    "keyboard: a desktop, not the cabinet's buttons",
-                    "on the cabinet use --input gpio",
-                )
-            ]
-        edges = EdgeQueue()
-        from cabinet.display.assembly import button_pins
-
-        backend = open_backend(name, edges, platform=platform, pins=button_pins(args.wiring))
-    except (BackendUnavailableError, ValueError) as exc:
-        return [Finding("input", Level.FAIL, str(exc), "see docs/input.md")]
+    opened = _open_input(args)
+    if isinstance(opened, Finding):
+        return [opened]
+    name, edges, backend = opened
     findings = [
         Finding(
             "input",
@@ -55,48 +39,97 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
     if args.buttons == "skip":
         return findings
     switch = SwitchFilter()
-    missing = []
     wired = backend.pins if isinstance(backend, GpioInput) else ALL_CONTROLS
     controls = [c for c in ALL_CONTROLS if c in wired]
     with backend:
-        for raw in edges.take(0.05):
-            switch.process(raw)
-        held = [s.control for s in switch.status() if s.control.is_coin and s.down]
-        for control in held:
-            findings.append(
-                Finding(
-                    "coins",
-                    Level.FAIL,
-                    f"the {control.name} line is held low: a coin jammed, a wire to ground, "
-                    "or the mechanism set to NC (normally closed)",
-                    "set the mechanism to NO and check its wiring (docs/pricing.md)",
-                )
-            )
+        held = _held_coins(edges, switch)
+        findings.extend(_held_coin_finding(control) for control in held)
         controls = [c for c in controls if c not in held]  # a held line cannot pulse
-        for control in controls:
-            label = control.name
-            if isinstance(backend, MockInput):  # no one to press: drive the mock pin
-                t = time.monotonic_ns()
-                backend.press(control, t)
-                backend.release(control, t + 50_000_000)
-            elif control.is_coin:
-                print(f"       insert a coin in {label} …", flush=True)
-            else:
-                print(f"       press {label} …", flush=True)
-            if not _wait_for_press(edges, switch, control, args.press_timeout):
-                missing.append(label)
-    if missing:
-        findings.append(
-            Finding(
-                "buttons",
-                Level.FAIL,
-                f"no press from {', '.join(missing)}",
-                "check those wires (spit-cabinet wiring shows where each goes)",
-            )
-        )
-    else:
-        findings.append(Finding("buttons", Level.OK, f"all {len(controls)} controls answered"))
+        missing = _press_each(backend, edges, switch, controls, args.press_timeout)
+    findings.append(_buttons_finding(missing, len(controls)))
     return findings
+
+
+def _open_input(args: argparse.Namespace) -> tuple[InputKind, EdgeQueue, InputBackend] | Finding:
+    """The input backend ``--input`` names (or this platform's), built onto a queue of its
+    own; or, where it is the keyboard or cannot be had, the finding that says so."""
+    from cabinet.inputs.select import choose_backend, open_backend
+
+    try:
+        platform = Platform.detect()
+        name = choose_backend(args.input, platform)
+        if name is InputKind.KEYBOARD:
+            return Finding(
+                "input",
+                Level.WARN,
+                "keyboard: a desktop, not the cabinet's buttons",
+                "on the cabinet use --input gpio",
+            )
+        edges = EdgeQueue()
+        from cabinet.display.assembly import button_pins
+
+        backend = open_backend(name, edges, platform=platform, pins=button_pins(args.wiring))
+    except (BackendUnavailableError, ValueError) as exc:
+        return Finding("input", Level.FAIL, str(exc), "see docs/input.md")
+    return name, edges, backend
+
+
+def _held_coins(edges: EdgeQueue, switch: SwitchFilter) -> list[Control]:
+    """The coin lines already down once the backend has just opened (their first levels
+    through ``switch``)."""
+    for raw in edges.take(0.05):
+        switch.process(raw)
+    return [s.control for s in switch.status() if s.control.is_coin and s.down]
+
+
+def _held_coin_finding(control: Control) -> Finding:
+    """The failure of a coin line held low."""
+    return Finding(
+        "coins",
+        Level.FAIL,
+        f"the {control.name} line is held low: a coin jammed, a wire to ground, "
+        "or the mechanism set to NC (normally closed)",
+        "set the mechanism to NO and check its wiring (docs/pricing.md)",
+    )
+
+
+def _press_each(
+    backend: InputBackend,
+    edges: EdgeQueue,
+    switch: SwitchFilter,
+    controls: list[Control],
+    timeout_s: float,
+) -> list[str]:
+    """Ask for a press of each of ``controls`` in turn (on mock pins, press it), and wait
+    up to ``timeout_s`` for it; the names of those that gave none."""
+    from cabinet.inputs.mock import MockInput
+
+    missing: list[str] = []
+    for control in controls:
+        label = control.name
+        if isinstance(backend, MockInput):  # no one to press: drive the mock pin
+            t = time.monotonic_ns()
+            backend.press(control, t)
+            backend.release(control, t + 50_000_000)
+        elif control.is_coin:
+            print(f"       insert a coin in {label} …", flush=True)
+        else:
+            print(f"       press {label} …", flush=True)
+        if not _wait_for_press(edges, switch, control, timeout_s):
+            missing.append(label)
+    return missing
+
+
+def _buttons_finding(missing: list[str], asked: int) -> Finding:
+    """How the presses went: the controls that gave none, or that all ``asked`` answered."""
+    if missing:
+        return Finding(
+            "buttons",
+            Level.FAIL,
+            f"no press from {', '.join(missing)}",
+            "check those wires (spit-cabinet wiring shows where each goes)",
+        )
+    return Finding("buttons", Level.OK, f"all {asked} controls answered")
 
 
 def _wait_for_press(

@@ -52,13 +52,25 @@ def seat_names(tr: Translator, listing: GameListing) -> str:
 
 
 def result_text(tr: Translator, listing: GameListing) -> str:
-    if listing.termination is Termination.ABANDONED:
+    return outcome_text(tr, listing.termination, listing.winner, listing.seats, "gameover.wins")
+
+
+def outcome_text(
+    tr: Translator,
+    termination: Termination,
+    winner: int | None,
+    seats: Sequence[Seat],
+    wins_key: str,
+) -> str:
+    """How a game ended: abandoned, a draw, the CPU's win, or a person's win in the words
+    of message ``wins_key`` (given ``player``, 1 or 2)."""
+    if termination is Termination.ABANDONED:
         return tr.t("gameover.abandoned")
-    if listing.winner is None:
+    if winner is None:
         return tr.t("gameover.draw")
-    if listing.seats[listing.winner] is Seat.CPU:
+    if seats[winner] is Seat.CPU:
         return tr.t("gameover.cpu_wins")
-    return tr.t("gameover.wins", player=listing.winner + 1)
+    return tr.t(wins_key, player=winner + 1)
 
 
 class LastGamesPage(ListPage):
@@ -224,28 +236,7 @@ class ReplayPage(Page):
                 )
             ]
         if isinstance(event, Rejected) and event.reason is RejectReason.BEATEN:
-            race = race_detail(self.record, event)
-            loser = 1 - race.winner
-            rows = [
-                Row(
-                    tr.t(
-                        "service.replay.race",
-                        player=race.winner + 1,
-                        ms=tr.decimal(race.margin_ns / 1_000_000, 3),
-                    ),
-                    tr.t("button.pile", n=race.pile + 1),
-                    Tone.GOOD,
-                ),
-                self._press_row(tr, race.winner, race.winner_t_ns, race.winner_seen_ns),
-                self._press_row(tr, loser, race.loser_t_ns, race.loser_seen_ns),
-            ]
-            if (
-                race.winner_seen_ns is not None
-                and race.loser_seen_ns is not None
-                and race.loser_seen_ns < race.winner_seen_ns
-            ):
-                rows.append(Row(tr.t("service.race.reordered"), "", Tone.DIM))
-            return rows
+            return self._race_rows(tr, race_detail(self.record, event))
         if isinstance(event, Rejected):
             return [Row(tr.t("service.replay.refused", player=player))]
         if isinstance(event, Tie):
@@ -259,14 +250,36 @@ class ReplayPage(Page):
             return [Row(tr.t("service.replay.late", player=player))]
         if isinstance(event, GameOver):
             outcome = event.outcome
-            if outcome.termination is Termination.ABANDONED:
-                return [Row(tr.t("gameover.abandoned"))]
-            if outcome.winner is None:
-                return [Row(tr.t("gameover.draw"))]
-            if self.seats[outcome.winner] is Seat.CPU:
-                return [Row(tr.t("gameover.cpu_wins"))]
-            return [Row(tr.t("service.replay.winner", player=outcome.winner + 1))]
+            ending = outcome_text(
+                tr, outcome.termination, outcome.winner, self.seats, "service.replay.winner"
+            )
+            return [Row(ending)]
         return [Row(type(event).__name__)]
+
+    def _race_rows(self, tr: Translator, race: RaceDetail) -> list[Row]:
+        """A race in full: who won and by how much, both presses, and a note where
+        software saw the loser's press first."""
+        loser = 1 - race.winner
+        rows = [
+            Row(
+                tr.t(
+                    "service.replay.race",
+                    player=race.winner + 1,
+                    ms=tr.decimal(race.margin_ns / 1_000_000, 3),
+                ),
+                tr.t("button.pile", n=race.pile + 1),
+                Tone.GOOD,
+            ),
+            self._press_row(tr, race.winner, race.winner_t_ns, race.winner_seen_ns),
+            self._press_row(tr, loser, race.loser_t_ns, race.loser_seen_ns),
+        ]
+        if (
+            race.winner_seen_ns is not None
+            and race.loser_seen_ns is not None
+            and race.loser_seen_ns < race.winner_seen_ns
+        ):
+            rows.append(Row(tr.t("service.race.reordered"), "", Tone.DIM))
+        return rows
 
     @staticmethod
     def _press_row(tr: Translator, player: int, t_ns: int, seen_ns: int | None) -> Row:

@@ -24,7 +24,7 @@ from cabinet.storage.setting_types import (
 from cabinet.storage.settings import Settings, setting_named
 from cabinet.storage.toml_writer import dumps
 from game.rules import clipped_repr
-from wiring.tomllines import key_lines, line_of
+from wiring.tomllines import KeyPath, key_lines, line_of
 
 HEADER = """Spit cabinet settings (spit-cabinet settings export).
 Load them into a cabinet with: spit-cabinet settings import FILE.toml
@@ -61,18 +61,42 @@ def export_text(settings: Settings) -> str:
 MAX_FILE_CHARS = 1_000_000
 """The longest settings file read (characters): an export is about 4,000."""
 
+_TABLES = ", ".join(f"[{g.value}]" for g in SettingGroup)
+"""The settings file's tables, as its messages list them: ``[game], [cabinet], …``."""
+
 
 def read_text(text: str) -> dict[str, Any]:
     """Read and check a settings file's text; returns ``{setting name: checked value}``
     for the settings it holds. Raises :class:`SettingsFileError` for the first problem:
     too long, not TOML, nested too deep, an unknown table or setting, a setting in the
     wrong table, a bad value."""
+    data = _parse(text)
+    groups = [g.value for g in SettingGroup]
+    values: dict[str, Any] = {}
+    lines = key_lines(text)
+    for table, content in data.items():
+        if not isinstance(content, Mapping):
+            raise _outside_tables(table, line_of(lines, (table,)))
+        if table not in groups:
+            raise SettingsFileError(
+                f"unknown table [{table}]; the tables are {_TABLES}",
+                key=table,
+                line=line_of(lines, (table,)),
+            )
+        values.update(_read_table(table, content, lines))
+    return values
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """``text`` as a TOML document, once it is short enough to read. Raises
+    :class:`SettingsFileError` where it is too long or not TOML (with the line, where
+    the parser names one)."""
     if len(text) > MAX_FILE_CHARS:
         raise SettingsFileError(
             f"is {len(text):,} characters long; a settings file has at most {MAX_FILE_CHARS:,}"
         )
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except RecursionError:
         raise SettingsFileError("not valid TOML: nested too deep") from None
     except tomllib.TOMLDecodeError as exc:
@@ -80,51 +104,47 @@ def read_text(text: str) -> dict[str, Any]:
         line = int(found[1]) if found else None
         problem = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise SettingsFileError(f"not valid TOML: {problem}", line=line) from None
-    groups = [g.value for g in SettingGroup]
+
+
+def _outside_tables(key: str, line: int | None) -> SettingsFileError:
+    """The problem with ``key``, found outside any table: a setting that belongs in its
+    group's table, or a key no setting has."""
+    declared = BY_NAME.get(key)
+    if declared is not None:
+        return SettingsFileError(
+            f"belongs in [{declared.group.value}], not outside any table", key=key, line=line
+        )
+    return SettingsFileError(
+        f"{UnknownSettingError(key, tuple(BY_NAME))}; settings go in the tables {_TABLES}",
+        key=key,
+        line=line,
+    )
+
+
+def _read_table(
+    table: str, content: Mapping[str, Any], lines: dict[KeyPath, int]
+) -> dict[str, Any]:
+    """The checked values of table ``[table]``'s settings (``content``); ``lines`` the
+    file's key lines. Raises :class:`SettingsFileError` for an unknown setting, one in
+    another group's table, or a bad value."""
     values: dict[str, Any] = {}
-    lines = key_lines(text)
-    for table, content in data.items():
-        if not isinstance(content, Mapping):
-            # A key outside any table.
-            line = line_of(lines, (table,))
-            declared = BY_NAME.get(table)
-            if declared is not None:
-                raise SettingsFileError(
-                    f"belongs in [{declared.group.value}], not outside any table",
-                    key=table,
-                    line=line,
-                )
+    for name, value in content.items():
+        place = f"{table}.{name}"
+        line = line_of(lines, (table, name))
+        try:
+            declared = setting_named(name)
+        except UnknownSettingError as exc:
+            raise SettingsFileError(str(exc), key=place, line=line) from None
+        if declared.group.value != table:
             raise SettingsFileError(
-                f"{UnknownSettingError(table, tuple(BY_NAME))}; settings go in the tables "
-                + ", ".join(f"[{g}]" for g in groups),
-                key=table,
-                line=line,
+                f"belongs in [{declared.group.value}], not [{table}]", key=place, line=line
             )
-        if table not in groups:
+        try:
+            values[name] = declared.check(value)
+        except SettingValueError as exc:
             raise SettingsFileError(
-                f"unknown table [{table}]; the tables are " + ", ".join(f"[{g}]" for g in groups),
-                key=table,
-                line=line_of(lines, (table,)),
-            )
-        for name, value in content.items():
-            place = f"{table}.{name}"
-            line = line_of(lines, (table, name))
-            try:
-                declared = setting_named(name)
-            except UnknownSettingError as exc:
-                raise SettingsFileError(str(exc), key=place, line=line) from None
-            if declared.group.value != table:
-                raise SettingsFileError(
-                    f"belongs in [{declared.group.value}], not [{table}]",
-                    key=place,
-                    line=line,
-                )
-            try:
-                values[name] = declared.check(value)
-            except SettingValueError as exc:
-                raise SettingsFileError(
-                    f"must be {exc.allowed}; got {_toml_repr(value)}", key=place, line=line
-                ) from None
+                f"must be {exc.allowed}; got {_toml_repr(value)}", key=place, line=line
+            ) from None
     return values
 
 

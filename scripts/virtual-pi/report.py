@@ -50,6 +50,10 @@ def screen_matches(screen_grid: Path, render_grid: Path) -> bool:
     return matching(screen, drawn) >= MATCH_SHARE
 
 
+Checks = dict[str, bool]
+"""Checks by name, each passed or failed, in the order they are printed."""
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--screen-matches"]:  # run.sh, while the screen catches up
         return 0 if screen_matches(Path(sys.argv[2]), Path(sys.argv[3])) else 1
@@ -61,62 +65,105 @@ def main() -> int:
     parser.add_argument("--versions", nargs=4, required=True)
     args = parser.parse_args()
     run: Path = args.run
-    checks: dict[str, bool] = {}
-    timings = dict(
-        line.split() for line in (run / "timings.txt").read_text(encoding="utf-8").splitlines()
-    )
-    report: dict[str, Any] = {"seconds": {k: float(v) for k, v in timings.items()}}
-
-    try:
-        play = json.loads((run / "play.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        play = {"error": f"no report from the presser: {exc}"}
-    report["play"] = play
-    for name, ok in play.get("checks", {"the presser finished the game": False}).items():
-        checks[f"game: {name}"] = ok
-
-    screen = json.loads((run / "screen-grid.json").read_text(encoding="utf-8"))["grid"]
-    drawn = json.loads((run / "render-grid.json").read_text(encoding="utf-8"))
-    now, dealt = matching(screen, drawn["now"]), matching(screen, drawn["dealt"])
-    report["screen"] = {
-        "cells_as_drawn": round(now, 3),
-        "cells_as_the_deal": round(dealt, 3),
-        "lit": round(lit(screen), 3),
-    }
-    checks["screen: the play screen, as drawn headless from the same moment"] = now >= MATCH_SHARE
-    checks["screen: not the deal (the plays show)"] = dealt < now
-    checks["screen: not black"] = lit(screen) > 0.5
-
-    display = (run / "display.txt").read_text(encoding="utf-8").strip()
-    report["display"] = display
-    checks["display: drawn by the texture backend"] = display.startswith("display: texture")
-
-    lights = [
-        json.loads(line)["lit"]
-        for line in (run / "lights.jsonl").read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    report["lights"] = {"changes": len(lights)}
-    checks["lights: STUCK shown on the board"] = any({"stuck1", "stuck2"} & set(s) for s in lights)
-    checks["lights: SPIT shown on the board"] = any("spit" in s for s in lights)
-
-    after = json.loads((run / "after-reboot-grid.json").read_text(encoding="utf-8"))["grid"]
-    report["reboot"] = {"lit": round(lit(after), 3)}
-    first_frame = float(timings.get("kernel_to_first_frame", "0"))
-    checks["reboot: the cabinet drew its first frame by itself"] = first_frame > 0
-    checks["reboot: the screen is not black"] = lit(after) > 0.5
-
-    version, next_version, updated, rolled_back = args.versions
-    report["update"] = {"updated": updated, "rolled_back": rolled_back}
-    checks[f"update: {next_version} runs"] = updated == next_version
-    checks[f"rollback: {version} runs again"] = rolled_back == version
-
-    report["checks"] = checks
+    report = verdict(run, args.versions)
+    checks: Checks = report["checks"]
     (run / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     for name, ok in checks.items():
         print(f"{'ok  ' if ok else 'FAIL'} {name}")
     print(json.dumps({k: v for k, v in report.items() if k != "checks"}))
     return 0 if all(checks.values()) else 1
+
+
+def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
+    """The report on ``run``: the figures of each part, then every check (``checks``).
+    ``versions``: the version installed first, the next one, and the versions running
+    after the update and after the rollback."""
+    timings = dict(
+        line.split() for line in (run / "timings.txt").read_text(encoding="utf-8").splitlines()
+    )
+    report: dict[str, Any] = {"seconds": {k: float(v) for k, v in timings.items()}}
+    checks: Checks = {}
+    parts = (
+        ("play", check_play(run)),
+        ("screen", check_screen(run)),
+        ("display", check_display(run)),
+        ("lights", check_lights(run)),
+        ("reboot", check_reboot(run, timings)),
+        ("update", check_update(versions)),
+    )
+    for name, (figures, found) in parts:
+        report[name] = figures
+        checks.update(found)
+    report["checks"] = checks
+    return report
+
+
+def check_play(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The presser's report (play.json) and its checks, or a failure where it left none."""
+    try:
+        play = json.loads((run / "play.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        play = {"error": f"no report from the presser: {exc}"}
+    checks = play.get("checks", {"the presser finished the game": False})
+    return play, {f"game: {name}": ok for name, ok in checks.items()}
+
+
+def check_screen(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The screenshot's grid against the frame drawn headless from the same moment and
+    from the deal, and whether it is lit."""
+    screen = json.loads((run / "screen-grid.json").read_text(encoding="utf-8"))["grid"]
+    drawn = json.loads((run / "render-grid.json").read_text(encoding="utf-8"))
+    now, dealt = matching(screen, drawn["now"]), matching(screen, drawn["dealt"])
+    figures = {
+        "cells_as_drawn": round(now, 3),
+        "cells_as_the_deal": round(dealt, 3),
+        "lit": round(lit(screen), 3),
+    }
+    return figures, {
+        "screen: the play screen, as drawn headless from the same moment": now >= MATCH_SHARE,
+        "screen: not the deal (the plays show)": dealt < now,
+        "screen: not black": lit(screen) > 0.5,
+    }
+
+
+def check_display(run: Path) -> tuple[str, Checks]:
+    """The cabinet's display line (display.txt): drawn by the texture backend."""
+    display = (run / "display.txt").read_text(encoding="utf-8").strip()
+    return display, {
+        "display: drawn by the texture backend": display.startswith("display: texture")
+    }
+
+
+def check_lights(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The light board's changes (lights.jsonl): STUCK and SPIT among them."""
+    lights = [
+        json.loads(line)["lit"]
+        for line in (run / "lights.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    return {"changes": len(lights)}, {
+        "lights: STUCK shown on the board": any({"stuck1", "stuck2"} & set(s) for s in lights),
+        "lights: SPIT shown on the board": any("spit" in s for s in lights),
+    }
+
+
+def check_reboot(run: Path, timings: dict[str, str]) -> tuple[dict[str, Any], Checks]:
+    """After the reboot: the cabinet's first frame drawn by itself, on a lit screen."""
+    after = json.loads((run / "after-reboot-grid.json").read_text(encoding="utf-8"))["grid"]
+    first_frame = float(timings.get("kernel_to_first_frame", "0"))
+    return {"lit": round(lit(after), 3)}, {
+        "reboot: the cabinet drew its first frame by itself": first_frame > 0,
+        "reboot: the screen is not black": lit(after) > 0.5,
+    }
+
+
+def check_update(versions: list[str]) -> tuple[dict[str, Any], Checks]:
+    """The update ran the next version, and the rollback the first again."""
+    version, next_version, updated, rolled_back = versions
+    return {"updated": updated, "rolled_back": rolled_back}, {
+        f"update: {next_version} runs": updated == next_version,
+        f"rollback: {version} runs again": rolled_back == version,
+    }
 
 
 if __name__ == "__main__":

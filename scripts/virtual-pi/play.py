@@ -11,7 +11,8 @@ and on the host, with any Python:
     python play.py grid SCREEN.ppm                a screendump as the same grid
     python play.py settings                       the cabinet's settings for the run (TOML)
 
-Each press is a simulated line pulled down (the button's pull-up overcome) for HOLD_S, so
+Each press is a simulated line pulled down (the button's pull-up overcome) for HOLD_S
+(the presser and its timings are guest_presser.py, copied beside this file), so
 the cabinet reads it the way it reads a Pi's pins: lgpio, kernel edge timestamps, gpiozero.
 The presser deals itself the same game (the cabinet logs each game's seed and start) and
 plays legal moves for both players, slot then pile (R8). Once, when both players can play
@@ -37,25 +38,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-HOLD_S = 0.08
-"""How long a finger holds a button."""
-GAP_S = 0.12
-"""Between one release and the next press."""
-RACE_GAP_S = 0.02
-"""Player 2's pile press comes this long before player 1's, in the race."""
-SETTLE_S = 0.5
-"""Waited after a spit falls due, so that the cabinet and the presser have both made it."""
-RACE_WINDOW_MS = 100.0
-"""The race window the virtual Pi's cabinet is set to (R10; the setting's highest): under
-emulation an edge reaches the referee 10-40 ms after the kernel stamped it, where a Pi
-takes well under a millisecond. With the default 2 ms every press would arrive late and
-be applied as it came; with 100 ms the races are decided by the kernel's timestamps, as
-on a Pi."""
 GRID = (32, 20)
 """The screenshot comparison's cells (columns, rows)."""
 INSTALL = Path("/opt/spit-cabinet/current/venv/bin")
 DATABASE = Path("/var/lib/spit-cabinet/cabinet.sqlite3")
-LINES = Path("/run/virtual-pi.lines")
 SEED_LINE = re.compile(r"game: seed (\d+), play starts at (\d+) ns")
 
 
@@ -95,142 +81,6 @@ def read_ppm(path: Path) -> tuple[bytes, int, int]:
 # -- the buttons -----------------------------------------------------------------------------
 
 
-class Buttons:
-    """The cabinet's twelve player buttons on the simulated chip (BCM number = line)."""
-
-    def __init__(self) -> None:
-        from game.edges import Button
-        from wiring.default import DEFAULT_PINS
-
-        self.folder = Path(LINES.read_text(encoding="utf-8").strip())
-        self.pins = {
-            (c.player, Button(c.function.value)): bcm
-            for c, bcm in DEFAULT_PINS.items()
-            if c.function.is_player_button
-        }
-
-    def set(self, player: int, button: Any, down: bool) -> int:
-        """Pull the line down (pressed) or up; returns CLOCK_MONOTONIC just before."""
-        t = time.monotonic_ns()
-        pull = self.folder / f"sim_gpio{self.pins[(player, button)]}" / "pull"
-        pull.write_text("pull-down" if down else "pull-up", encoding="ascii")
-        return t
-
-
-class Presser:
-    """Presses buttons and keeps the presser's own copy of the game in step."""
-
-    def __init__(self, out: Path, state: dict[str, Any]) -> None:
-        from game.edges import Button, Edge, EdgeKind
-        from game.live_match import LiveMatch
-        from game.rules import Rules
-
-        self.out = out
-        self.state = state
-        self.buttons = Buttons()
-        self.Button, self.Edge, self.EdgeKind = Button, Edge, EdgeKind
-        rules = Rules(race_window_ms=RACE_WINDOW_MS)
-        self.match = LiveMatch(rules, state["seed"], (None, None), state["start_ns"])
-        for player, name, pressed, t in state["edges"]:
-            self._feed(player, Button(name), pressed, t)
-        if "saved_ns" in state:  # the moment it stopped: its last press decided by then
-            self.match.advance(state["saved_ns"])
-
-    def _feed(self, player: int, button: Any, pressed: bool, t: int) -> None:
-        kind = self.EdgeKind.PRESS if pressed else self.EdgeKind.RELEASE
-        self.match.take(self.Edge(player, button, kind, t), t)
-
-    def set(self, player: int, button: Any, down: bool) -> int:
-        t = self.buttons.set(player, button, down)
-        self.state["edges"].append([player, button.value, down, t])
-        self._feed(player, button, down, t)
-        return t
-
-    def tap(self, player: int, button: Any) -> None:
-        self.set(player, button, True)
-        time.sleep(HOLD_S)
-        self.set(player, button, False)
-        time.sleep(GAP_S)
-
-    def play(self, player: int, slot: int, pile: int) -> None:
-        self.tap(player, self.Button.slot(slot))
-        self.tap(player, self.Button.pile(pile))
-        self.state["plays"] += 1
-
-    def race(self, slots: tuple[int, int], pile: int) -> None:
-        """Both players onto ``pile``: player 2's press first, player 1's RACE_GAP_S later."""
-        self.tap(0, self.Button.slot(slots[0]))
-        self.tap(1, self.Button.slot(slots[1]))
-        first = self.set(1, self.Button.pile(pile), True)
-        time.sleep(RACE_GAP_S)
-        second = self.set(0, self.Button.pile(pile), True)
-        time.sleep(HOLD_S)
-        self.set(1, self.Button.pile(pile), False)
-        self.set(0, self.Button.pile(pile), False)
-        time.sleep(GAP_S)
-        self.state["race"] = {"pile": pile, "p2_ns": first, "p1_ns": second}
-        self.state["plays"] += 1
-
-    def play_until(self, plays: int | None) -> None:
-        """Play legal moves for both players until the game is over, or ``plays`` are made
-        and the table is still: no "ready… spit!" running, so the screen shows what the
-        presser's copy holds until the next press."""
-        match = self.match
-        turn = 0
-        while True:
-            now = time.monotonic_ns()
-            match.advance(now)
-            if match.over:
-                return
-            game = match.game
-            if now < match.start_abs_ns:  # "ready… spit!" at the start
-                time.sleep((match.start_abs_ns - now) / 1e9 + SETTLE_S)
-                continue
-            due = game.spit_due_ns
-            if due is not None:  # both stuck: wait for the spit
-                time.sleep(max(0.0, (match.to_abs(due) - now) / 1e9) + SETTLE_S)
-                continue
-            if plays is not None and self.state["plays"] >= plays:
-                return
-            moves = [game.legal_plays(0), game.legal_plays(1)]
-            if self.state.get("race") is None:
-                race = _race(game, moves)
-                if race is not None:
-                    self.race(*race)
-                    continue
-            player = turn if moves[turn] else 1 - turn
-            if not moves[player]:
-                time.sleep(0.05)  # the spit is about to fall due
-                continue
-            slot, pile = moves[player][0]
-            self.play(player, slot, pile)
-            turn = 1 - turn
-
-    def save(self) -> None:
-        self.state["saved_ns"] = time.monotonic_ns()
-        self.match.advance(self.state["saved_ns"])
-        path = self.out / "state.json"
-        path.write_text(json.dumps(self.state), encoding="utf-8")
-
-
-def _race(game: Any, moves: list[list[tuple[int, int]]]) -> tuple[tuple[int, int], int] | None:
-    """Slots for both players onto the same pile, where player 2's card would beat player
-    1's (player 1's no longer fits once player 2's is down), if there are any."""
-    for slot2, pile in moves[1]:
-        card2 = game.layout(1)[slot2]
-        for slot1, pile1 in moves[0]:
-            card1 = game.layout(0)[slot1]
-            if pile1 == pile and not _fits(game, card1, card2):
-                return (slot1, slot2), pile
-    return None
-
-
-def _fits(game: Any, card: Any, top: Any) -> bool:
-    from game.engine import fitting_ranks
-
-    return card.rank in fitting_ranks(game.rules.ace_wraps)[top.rank]
-
-
 # -- the commands ----------------------------------------------------------------------------
 
 
@@ -259,6 +109,8 @@ def last_game_id() -> int:
 
 
 def start(out: Path, pause_after: int) -> int:
+    from guest_presser import HOLD_S, Buttons
+
     from game.edges import Button
 
     out.mkdir(parents=True, exist_ok=True)
@@ -286,6 +138,8 @@ def start(out: Path, pause_after: int) -> int:
         "plays": 0,
         "race": None,
     }
+    from guest_presser import Presser
+
     presser = Presser(out, state)
     presser.play_until(pause_after)
     presser.save()
@@ -304,6 +158,8 @@ def render(out: Path, size: tuple[int, int]) -> int:
     from cabinet.i18n import Translator, font_path
 
     state = json.loads((out / "state.json").read_text(encoding="utf-8"))
+    from guest_presser import Presser
+
     now = Presser(out, dict(state, edges=list(state["edges"])))
     dealt = Presser(out, dict(state, edges=[]))
     dealt.match.advance(state["start_ns"] + 1)
@@ -365,8 +221,84 @@ def parted(mine: list[Any], cabinets: list[Any], state: dict[str, Any], record: 
     }
 
 
-def finish(out: Path) -> int:
+def _recorded_game(before_id: int) -> tuple[Any, ...] | None:
+    """The first game stored after game ``before_id``, waited for up to 60 s."""
+    deadline = time.monotonic() + 60
+    row = None
+    while row is None and time.monotonic() < deadline:
+        with sqlite3.connect(f"file:{DATABASE}?mode=ro", uri=True) as db:
+            row = db.execute(
+                "SELECT id, termination, winner, record FROM games WHERE id > ? ORDER BY id",
+                (before_id,),
+            ).fetchone()
+        time.sleep(0.5)
+    return row
+
+
+def _replayed(out: Path, text: str) -> dict[str, Any]:
+    """``spit-cabinet replay --json`` of the stored record (or the error it gave)."""
+    (out / "game.json").write_text(text, encoding="utf-8")
+    done = subprocess.run(
+        [str(INSTALL / "spit-cabinet"), "replay", "--json", str(out / "game.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr}
+
+
+def _race_checks(
+    race: dict[str, Any], state: dict[str, Any], record: Any, events: list[Any]
+) -> tuple[dict[str, Any] | None, dict[str, bool]]:
+    """The race by the kernel's timestamps in the record (match time: ns since the
+    start): its figures for the report (``None`` without both presses) and its checks."""
     from game.events import LateEdge, Played, Rejected
+
+    def pile_presses(player: int, near_ns: int) -> list[Any]:
+        """The player's pile presses in the record within 50 ms of ``near_ns``."""
+        return [
+            e
+            for e in record.edges
+            if e.player == player
+            and e.is_press
+            and e.button.is_pile
+            and abs(e.t_ns + state["start_ns"] - near_ns) < 50_000_000
+        ]
+
+    p2, p1 = pile_presses(1, race["p2_ns"]), pile_presses(0, race["p1_ns"])
+    if not (p1 and p2):
+        return None, {"the race's presses are in the record, player 2's first": False}
+    gap = p1[0].t_ns - p2[0].t_ns
+    first = next(
+        (
+            e
+            for e in events
+            if isinstance(e, Played) and e.pile == race["pile"] and e.t_ns >= p2[0].t_ns
+        ),
+        None,
+    )
+    beaten = next(
+        (e for e in events if isinstance(e, Rejected) and e.player == 0 and e.t_ns >= p1[0].t_ns),
+        None,
+    )
+    late = [e for e in events if isinstance(e, LateEdge) and p2[0].t_ns <= e.t_ns <= p1[0].t_ns]
+    checks = {
+        "the race was decided on the kernel's timestamps (no press late)": not late,
+        "the race's presses are in the record, player 2's first": gap > 0,
+        "the race went to the earlier press": first is not None and first.player == 1,
+    }
+    figures = {
+        "gap_ns": gap,
+        "won_by": None if first is None else first.player + 1,
+        "beaten_margin_ns": None if beaten is None else beaten.margin_ns,
+    }
+    return figures, checks
+
+
+def finish(out: Path) -> int:
+    from guest_presser import Presser
+
+    from game.events import LateEdge
     from game.record import MatchRecord, replay
 
     state = json.loads((out / "state.json").read_text(encoding="utf-8"))
@@ -375,15 +307,7 @@ def finish(out: Path) -> int:
     presser.save()
     outcome = presser.match.outcome
     assert outcome is not None
-    deadline = time.monotonic() + 60
-    row = None
-    while row is None and time.monotonic() < deadline:
-        with sqlite3.connect(f"file:{DATABASE}?mode=ro", uri=True) as db:
-            row = db.execute(
-                "SELECT id, termination, winner, record FROM games WHERE id > ? ORDER BY id",
-                (state["before_id"],),
-            ).fetchone()
-        time.sleep(0.5)
+    row = _recorded_game(state["before_id"])
     report: dict[str, Any] = {
         "seed": state["seed"],
         "plays": state["plays"],
@@ -400,20 +324,12 @@ def finish(out: Path) -> int:
         outcome.termination.value,
         outcome.winner,
     )
-    (out / "game.json").write_text(text, encoding="utf-8")
-    done = subprocess.run(
-        [str(INSTALL / "spit-cabinet"), "replay", "--json", str(out / "game.json")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    replayed = json.loads(done.stdout) if done.returncode == 0 else {"error": done.stderr}
+    replayed = _replayed(out, text)
     report["replayed"] = {k: replayed.get(k) for k in ("termination", "winner", "error")}
     checks["replays to its stored result"] = (
         replayed.get("termination"),
         replayed.get("winner"),
     ) == (termination, winner)
-    # The race, by the kernel's timestamps in the record (match time: ns since the start).
     record = MatchRecord.loads(text)
     events = replay(record).events
     if not checks["recorded as the presser's game ended"]:
@@ -421,50 +337,10 @@ def finish(out: Path) -> int:
     race = state["race"]
     checks["a race was run"] = race is not None
     if race is not None:
-
-        def pile_presses(player: int, near_ns: int) -> list[Any]:
-            """The player's pile presses in the record within 50 ms of ``near_ns``."""
-            return [
-                e
-                for e in record.edges
-                if e.player == player
-                and e.is_press
-                and e.button.is_pile
-                and abs(e.t_ns + state["start_ns"] - near_ns) < 50_000_000
-            ]
-
-        p2, p1 = pile_presses(1, race["p2_ns"]), pile_presses(0, race["p1_ns"])
-        if p1 and p2:
-            gap = p1[0].t_ns - p2[0].t_ns
-            first = next(
-                (
-                    e
-                    for e in events
-                    if isinstance(e, Played) and e.pile == race["pile"] and e.t_ns >= p2[0].t_ns
-                ),
-                None,
-            )
-            beaten = next(
-                (
-                    e
-                    for e in events
-                    if isinstance(e, Rejected) and e.player == 0 and e.t_ns >= p1[0].t_ns
-                ),
-                None,
-            )
-            late = [
-                e for e in events if isinstance(e, LateEdge) and p2[0].t_ns <= e.t_ns <= p1[0].t_ns
-            ]
-            checks["the race was decided on the kernel's timestamps (no press late)"] = not late
-            report["race"] = {
-                "gap_ns": gap,
-                "won_by": None if first is None else first.player + 1,
-                "beaten_margin_ns": None if beaten is None else beaten.margin_ns,
-            }
-            checks["the race's presses are in the record, player 2's first"] = gap > 0
-            checks["the race went to the earlier press"] = first is not None and first.player == 1
-        else:
-            checks["the race's presses are in the record, player 2's first"] = False
+        figures, race_checks = _race_checks(race, state, record, events)
+        checks.update(race_checks)
+        if figures is not None:
+            report["race"] = figures
     report["late_edges"] = sum(1 for e in events if isinstance(e, LateEdge))
     report["checks"] = checks
     print(json.dumps(report))
@@ -489,6 +365,8 @@ def main() -> int:
     if args.command == "settings":
         # The light board on QEMU's USB serial adapter (an FTDI one, not found by the
         # Pico's USB id), and the race window for an emulated machine.
+        from guest_presser import RACE_WINDOW_MS
+
         print(f'[game]\nrace_window_ms = {RACE_WINDOW_MS}\n\n[cabinet]\nled_port = "/dev/ttyUSB0"')
         return 0
     if args.command == "start":

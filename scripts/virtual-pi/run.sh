@@ -69,7 +69,7 @@ sed -i "s/^version = \"$version\"\$/version = \"$next_version\"/" "$next_src/pyp
 mkdir -p "$stick/wheels-next"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels-next" "$next_src"
 find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
-cp "$HERE/play.py" "$stick/virtual-pi/"
+cp "$HERE/play.py" "$HERE/guest_presser.py" "$stick/virtual-pi/"
 "$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
 mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null

@@ -25,6 +25,7 @@ def load(name: str) -> ModuleType:
 
 
 play = load("play")
+guest_presser = load("guest_presser")
 
 GREEN, CARD, BLACK = (14, 95, 61), (246, 244, 236), (0, 0, 0)
 
@@ -188,21 +189,25 @@ def test_the_presser_rebuilds_the_moment_it_stopped_at(
     it must be the table the cabinet shows, its last press decided (the race window holds
     a press for 100 ms on the virtual Pi; a rebuilt game once lacked its last play)."""
     clock = [10**12]
-    monkeypatch.setattr(play.time, "monotonic_ns", lambda: clock[0])
-    monkeypatch.setattr(play.time, "sleep", lambda s: clock.__setitem__(0, clock[0] + int(s * 1e9)))
+    monkeypatch.setattr(guest_presser.time, "monotonic_ns", lambda: clock[0])
+
+    def sleep(seconds: float) -> None:
+        clock[0] += int(seconds * 1e9)
+
+    monkeypatch.setattr(guest_presser.time, "sleep", sleep)
     lines = tmp_path / "lines"
     for bcm in range(28):
         (lines / f"sim_gpio{bcm}").mkdir(parents=True)
-    monkeypatch.setattr(play, "LINES", tmp_path / "lines.txt")
-    play.LINES.write_text(str(lines), encoding="utf-8")
+    monkeypatch.setattr(guest_presser, "LINES", tmp_path / "lines.txt")
+    guest_presser.LINES.write_text(str(lines), encoding="utf-8")
     state = {"seed": 5, "start_ns": clock[0] + 1_500_000_000, "before_id": 0,
              "edges": [], "plays": 0, "race": None}  # fmt: skip
-    presser = play.Presser(tmp_path, state)
+    presser = guest_presser.Presser(tmp_path, state)
     presser.play_until(12)
     presser.save()
     saved = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
     assert saved["plays"] == 12
-    assert play.Presser(tmp_path, saved).match.state() == presser.match.state()
+    assert guest_presser.Presser(tmp_path, saved).match.state() == presser.match.state()
     # It stopped at a still table: no "ready… spit!" that would change the screen alone.
     assert presser.match.game.spit_due_ns is None
     # Each press went out on its own line, pulled down and up again.

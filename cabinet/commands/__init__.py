@@ -22,6 +22,7 @@ __all__ = [
     "progress",
     "replay",
     "run",
+    "run_arguments",
     "screen_mode",
     "settings",
     "simulate",

@@ -19,11 +19,14 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cabinet.commands.arg_types import float_range
 from cabinet.commands.deployment import mark_started, notify_ready, rollbacks_logged
+from cabinet.commands.run_arguments import MAX_AUTOPLAY_AFTER_S as MAX_AUTOPLAY_AFTER_S
+from cabinet.commands.run_arguments import MAX_SECONDS as MAX_SECONDS
+from cabinet.commands.run_arguments import add_run_arguments
 from cabinet.commands.screen_mode import (
     RENDER_DRIVER_VAR,
     WINDOW_SIZE,
@@ -42,22 +45,22 @@ from cabinet.display.assembly import (
     lights_output,
 )
 from cabinet.display.frame_loop import run_frames
+from cabinet.display.games import StoredGames
 from cabinet.display.parts import CabinetParts
 from cabinet.drawing.backend import BackendChoice, DisplayBackend
 from cabinet.drawing.geometry import Orientation
 from cabinet.drawing.gpu import prepare_environment
 from cabinet.drawing.opening import ScreenRequest, fallback_for, open_screen
-from cabinet.i18n import LANGUAGES
+from cabinet.inputs.base import InputBackend
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import (
     BackendUnavailableError,
     InputKind,
     Platform,
-    add_input_argument,
     choose_backend,
     open_backend,
 )
-from cabinet.storage.paths import add_data_dir_option, data_dir
+from cabinet.storage.paths import data_dir
 from cabinet.storage.setting_table import (
     DISPLAY_BACKEND,
     INPUT_BACKEND,
@@ -67,18 +70,11 @@ from cabinet.storage.setting_table import (
 )
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
-from cabinet.table.process import LOG_LEVELS, leave_table_core
+from cabinet.table.process import leave_table_core
 from cabinet.table.remote import RemoteTable
-from game.bots import LEVELS
 from wiring.errors import WiringError
 
 log = logging.getLogger("spit-cabinet")
-
-MAX_SECONDS = 31_536_000
-"""The longest ``--seconds``: a year (a soak test); with no ``--seconds`` it runs on."""
-
-MAX_AUTOPLAY_AFTER_S = 3600
-"""The longest ``--autoplay-after``: an hour of attract mode before the first game."""
 
 
 def register(subparsers: Any) -> None:
@@ -89,71 +85,6 @@ def register(subparsers: Any) -> None:
     )
     add_run_arguments(parser)
     parser.set_defaults(func=run)
-
-
-def add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    add_input_argument(parser)
-    parser.add_argument("--windowed", action="store_true", help="a window, not full screen")
-    parser.add_argument(
-        "--display-backend",
-        choices=[c.value for c in BackendChoice],
-        help="what draws the screen: texture (the GPU), software, or auto (the GPU on the "
-        "console; docs/display.md) (default: the setting)",
-    )
-    parser.add_argument("--size", type=screen_size, help="window or screen size, e.g. 1920x1080")
-    parser.add_argument(
-        "--orientation",
-        choices=[o.value for o in Orientation],
-        help="upright (side by side) or cocktail (face to face) (default: the setting)",
-    )
-    parser.add_argument("--language", choices=LANGUAGES, help="(default: the setting)")
-    parser.add_argument(
-        "--lights",
-        help="the LED board's serial port, 'auto' to find it by USB id, or 'none' to show "
-        "the lights on screen (default: the setting)",
-    )
-    parser.add_argument("--cpu-level", type=int, choices=range(1, len(LEVELS) + 1), metavar="N")
-    parser.add_argument("--no-cpu", action="store_true", help="a lone player never plays the CPU")
-    parser.add_argument("--best-of", type=int, choices=(1, 3, 5))
-    add_data_dir_option(parser)
-    parser.add_argument(
-        "--wiring", type=Path, help="the installer's pin map override (TOML, docs/wiring.md)"
-    )
-    parser.add_argument(
-        "--seconds",
-        type=float_range(0, MAX_SECONDS, "seconds"),
-        help=f"stop after this many seconds, 0 to {MAX_SECONDS} (a year)",
-    )
-    parser.add_argument(
-        "--autoplay",
-        action="store_true",
-        help="simulated people press the mock buttons (soak tests, demos; needs --input mock)",
-    )
-    parser.add_argument(
-        "--autoplay-after",
-        type=float_range(0, MAX_AUTOPLAY_AFTER_S, "seconds"),
-        default=0.0,
-        metavar="S",
-        help=f"with --autoplay, watch attract this long before joining, 0 to "
-        f"{MAX_AUTOPLAY_AFTER_S} s (0)",
-    )
-    parser.add_argument(
-        "--games", type=int, metavar="N", help="stop once N games have been recorded"
-    )
-    parser.add_argument("--seed", type=int, help="seed the demo and the deals (default: clock)")
-    parser.add_argument(
-        "--log-level",
-        choices=LOG_LEVELS,
-        default="info",
-        help="debug: the table process logs every decision it makes (info)",
-    )
-    parser.add_argument(
-        "--press-socket",
-        type=Path,
-        metavar="PATH",
-        help="with --input mock: take timed presses from other processes on this Unix "
-        "socket (tests, benchmarks; docs/input.md)",
-    )
 
 
 def settings_from(stored: Settings, args: argparse.Namespace) -> AppSettings:
@@ -199,6 +130,37 @@ def table_args(
     return [*out, "--log-level", args.log_level]
 
 
+class _Stop(Exception):
+    """The cabinet cannot run: ``spit-cabinet: `` and the message on stderr, then exit
+    with :attr:`status`."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _ScreenMode:
+    """How this run opens the screen: the backend asked for, full screen or a window
+    (``set_mode``'s ``flags``) and ``--size``, which outranks the resolution setting."""
+
+    choice: BackendChoice
+    full: bool
+    flags: int
+    size: tuple[int, int] | None
+
+    def request(self, size: tuple[int, int]) -> ScreenRequest:
+        return ScreenRequest(size, self.full, self.flags)
+
+    def open(self, resolution: str) -> DisplayBackend:
+        """The screen at a resolution setting (``"auto"``: the screen's own mode full
+        screen, :data:`WINDOW_SIZE` in a window), or at ``--size`` if given."""
+        chosen = self.size or (None if resolution == "auto" else screen_size(resolution))
+        return open_screen(
+            self.choice, self.request(chosen or ((0, 0) if self.full else WINDOW_SIZE))
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if args.log_level == "debug":
@@ -210,87 +172,27 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     with contextlib.ExitStack() as cleanup:
-        return _run(args, cleanup)
+        try:
+            return _run(args, cleanup)
+        except _Stop as stop:  # said before anything opened is closed
+            print(f"spit-cabinet: {stop}", file=sys.stderr)
+            return stop.status
 
 
 def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     """The cabinet, with everything it opens registered on ``cleanup`` as it is opened,
     so every way out (an error, Ctrl+C, the service stopping it) closes it again."""
-    import pygame
-
     data = data_dir(args.data_dir)
-    store = CabinetStore.open(data)
-    cleanup.callback(lambda: store.close(time.monotonic_ns()))
-    store.power_on(time.monotonic_ns(), rollbacks_logged=rollbacks_logged())
-    for problem in store.problems:
-        log.warning("%s", problem.message)
+    store = _open_store(data, cleanup)
     stored = store.settings
-    try:
-        platform = Platform.detect()
-    except BackendUnavailableError as exc:
-        print(f"spit-cabinet: {exc}", file=sys.stderr)
-        return 2
-    backend_setting = stored.get(INPUT_BACKEND)
-    requested = InputKind.MOCK if args.autoplay or args.press_socket else args.input
-    if requested is None and backend_setting != "auto":
-        requested = backend_setting
-    try:
-        backend_name = choose_backend(requested, platform)
-    except (ValueError, BackendUnavailableError) as exc:
-        if args.input is not None or args.autoplay:
-            print(f"spit-cabinet: {exc}", file=sys.stderr)
-            return 2
-        # Only the stored setting asked for it: never leave the cabinet without buttons.
-        log.warning(
-            "input backend %r from the settings: %s; choosing for this machine", requested, exc
-        )
-        try:
-            backend_name = choose_backend(None, platform)
-        except BackendUnavailableError as again:
-            print(f"spit-cabinet: {again}", file=sys.stderr)
-            return 2
+    platform, backend_name = _input_choice(args, stored)
     try:
         button_pins(args.wiring)  # the table opens them; a bad map is said here, once
     except WiringError as exc:
-        print(f"spit-cabinet: {exc}", file=sys.stderr)
-        return 2
-    pygame.display.init()
-    pygame.font.init()
-    cleanup.callback(pygame.quit)
-    video_driver = pygame.display.get_driver()
-    full = full_screen(args.windowed, platform.is_pi, video_driver)
-    renderer = render_driver(video_driver, os.environ)
-    if renderer is not None:  # read by SDL when set_mode makes the window's surface
-        os.environ[RENDER_DRIVER_VAR] = renderer
-    prepare_environment(video_driver.lower())
-    resolution = stored.get(RESOLUTION)
-    stored_size = None if resolution == "auto" else screen_size(resolution)
-    size = args.size or stored_size or ((0, 0) if full else WINDOW_SIZE)
-    flags = pygame.FULLSCREEN if full else 0
-    choice = BackendChoice(args.display_backend or stored.get(DISPLAY_BACKEND))
-    try:
-        screen = open_screen(choice, ScreenRequest(size, full, flags))
-    except pygame.error as exc:
-        print(
-            f"spit-cabinet: cannot open the display ({exc}). On a desktop, run it in the "
-            "desktop session; on the Pi console, see docs/install-pi.md; with no screen at "
-            "all, set SDL_VIDEODRIVER=dummy to run headless.",
-            file=sys.stderr,
-        )
-        return 1
-    pygame.mouse.set_visible(not full)
+        raise _Stop(str(exc)) from None
+    screen, mode = _open_display(args, stored, platform, cleanup)
     edges = EdgeQueue()
-    keyboard = backend_name is InputKind.KEYBOARD
-    backend = None
-    try:
-        if keyboard:  # keys arrive here, stamped at the pump, and go on to the table
-            from cabinet.inputs.keyboard import KeyMap
-
-            keymap = KeyMap.from_names(stored.get(KEYBOARD_MAP))
-            backend = open_backend(backend_name, edges, platform=platform, keymap=keymap)
-    except (BackendUnavailableError, WiringError) as exc:
-        print(f"spit-cabinet: {exc}", file=sys.stderr)
-        return 2
+    backend = _keyboard_backend(backend_name, edges, platform, stored)
     from cabinet.sound import SoundBoard
 
     settings = settings_from(stored, args)
@@ -307,36 +209,129 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             backend.pump()
             table.forward(edges.take())
 
-    def set_mode(resolution: str) -> DisplayBackend:
-        chosen = args.size or (None if resolution == "auto" else screen_size(resolution))
-        request = ScreenRequest(chosen or ((0, 0) if full else WINDOW_SIZE), full, flags)
-        return open_screen(choice, request)
-
     games = game_sink(store)
     lines = coin_lines(args.wiring, backend_name)
     cleanup.callback(lines.close)
-    app = CabinetApp(
-        screen,
-        edges,
-        settings,
-        CabinetParts(
-            sounds=sounds,
-            lights=lights_output(port, table),
-            games=games,
-            pump_input=pump_input,
-            store=store,
-            set_mode=set_mode,
-            fallback=fallback_for(ScreenRequest(screen.size, full, flags)),
-            input_backend=backend,
-            table=table,
-            settings_overlay=lambda settings: overlay(settings, args),
-            door_open=door_open_from(table),
-            coin_lines=lines,
-        ),
-        seed=args.seed,
+    parts = CabinetParts(
+        sounds=sounds,
+        lights=lights_output(port, table),
+        games=games,
+        pump_input=pump_input,
+        store=store,
+        set_mode=mode.open,
+        fallback=fallback_for(mode.request(screen.size)),
+        input_backend=backend,
+        table=table,
+        settings_overlay=lambda settings: overlay(settings, args),
+        door_open=door_open_from(table),
+        coin_lines=lines,
     )
+    app = CabinetApp(screen, edges, settings, parts, seed=args.seed)
     cleanup.callback(app.books.sync_audits)  # before the store closes: it runs first
     log.info("running: input %s, %dx%d, %s", backend_name, *screen.size, screen.describe)
+    keep_going = _keep_going(args, games, table, backend_name is InputKind.KEYBOARD)
+    _run_frames(app, backend, keep_going, cleanup)
+    if table.refused is not None and not table.started:
+        raise _Stop(table.refused)
+    log.info("stopped after %d frames, %d games recorded", app.frames, games.count)
+    return 0
+
+
+def _open_store(data: Path, cleanup: contextlib.ExitStack) -> CabinetStore:
+    """The books in ``data``, powered on (what they found wrong logged), closed on the way
+    out."""
+    store = CabinetStore.open(data)
+    cleanup.callback(lambda: store.close(time.monotonic_ns()))
+    store.power_on(time.monotonic_ns(), rollbacks_logged=rollbacks_logged())
+    for problem in store.problems:
+        log.warning("%s", problem.message)
+    return store
+
+
+def _input_choice(args: argparse.Namespace, stored: Settings) -> tuple[Platform, InputKind]:
+    """This machine, and the input backend for this run: ``--input`` (mock with
+    ``--autoplay`` or ``--press-socket``), else the setting, else this machine's choice.
+    One only the setting asked for that cannot run here is logged and replaced by this
+    machine's choice: the cabinet is never left without buttons."""
+    try:
+        platform = Platform.detect()
+    except BackendUnavailableError as exc:
+        raise _Stop(str(exc)) from None
+    backend_setting = stored.get(INPUT_BACKEND)
+    requested = InputKind.MOCK if args.autoplay or args.press_socket else args.input
+    if requested is None and backend_setting != "auto":
+        requested = backend_setting
+    try:
+        return platform, choose_backend(requested, platform)
+    except (ValueError, BackendUnavailableError) as exc:
+        if args.input is not None or args.autoplay:
+            raise _Stop(str(exc)) from None
+        # Only the stored setting asked for it: never leave the cabinet without buttons.
+        log.warning(
+            "input backend %r from the settings: %s; choosing for this machine", requested, exc
+        )
+    try:
+        return platform, choose_backend(None, platform)
+    except BackendUnavailableError as exc:
+        raise _Stop(str(exc)) from None
+
+
+def _open_display(
+    args: argparse.Namespace, stored: Settings, platform: Platform, cleanup: contextlib.ExitStack
+) -> tuple[DisplayBackend, _ScreenMode]:
+    """pygame's display, quit on the way out, and the screen opened on it, full screen on
+    a Pi or a console (the mouse hidden there), with the mode it was opened in."""
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    cleanup.callback(pygame.quit)
+    video_driver = pygame.display.get_driver()
+    full = full_screen(args.windowed, platform.is_pi, video_driver)
+    renderer = render_driver(video_driver, os.environ)
+    if renderer is not None:  # read by SDL when set_mode makes the window's surface
+        os.environ[RENDER_DRIVER_VAR] = renderer
+    prepare_environment(video_driver.lower())
+    choice = BackendChoice(args.display_backend or stored.get(DISPLAY_BACKEND))
+    mode = _ScreenMode(choice, full, pygame.FULLSCREEN if full else 0, args.size)
+    try:
+        screen = mode.open(stored.get(RESOLUTION))
+    except pygame.error as exc:
+        raise _Stop(
+            f"cannot open the display ({exc}). On a desktop, run it in the desktop session; "
+            "on the Pi console, see docs/install-pi.md; with no screen at all, set "
+            "SDL_VIDEODRIVER=dummy to run headless.",
+            status=1,
+        ) from None
+    pygame.mouse.set_visible(not full)
+    return screen, mode
+
+
+def _keyboard_backend(
+    kind: InputKind, edges: EdgeQueue, platform: Platform, stored: Settings
+) -> InputBackend | None:
+    """The keyboard backend, with the key map the settings give, when the keys are the
+    buttons: keys arrive in this process, stamped at the pump, and go on to the table.
+    ``None`` for the other backends, which the table process opens."""
+    if kind is not InputKind.KEYBOARD:
+        return None
+    try:
+        from cabinet.inputs.keyboard import KeyMap
+
+        keymap = KeyMap.from_names(stored.get(KEYBOARD_MAP))
+        return open_backend(kind, edges, platform=platform, keymap=keymap)
+    except (BackendUnavailableError, WiringError) as exc:
+        raise _Stop(str(exc)) from None
+
+
+def _keep_going(
+    args: argparse.Namespace, games: StoredGames, table: RemoteTable, keyboard: bool
+) -> Callable[[], bool]:
+    """Asked before every frame whether the cabinet runs on: not once the window is
+    closed, ``--games`` games are recorded, the table cannot run as set up, or
+    ``--seconds`` (from now) are up. ``keyboard``: the keys are the buttons."""
+    import pygame
+
     deadline = None if args.seconds is None else time.monotonic_ns() + int(args.seconds * 1e9)
 
     def keep_going() -> bool:
@@ -355,9 +350,20 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
             return False  # the table cannot run as set up: said below, once
         return deadline is None or time.monotonic_ns() < deadline
 
+    return keep_going
+
+
+def _run_frames(
+    app: CabinetApp,
+    backend: InputBackend | None,
+    keep_going: Callable[[], bool],
+    cleanup: contextlib.ExitStack,
+) -> None:
+    """Open the keyboard backend, start the cabinet and run its frames until
+    ``keep_going`` says stop or Ctrl+C; on the way out the menu's changes are saved and
+    the cabinet stopped. The first frame on the screen tells the deployment it started."""
     if backend is not None:
         cleanup.enter_context(backend)
-
     cleanup.callback(lambda: app.host.leave(time.monotonic_ns()))  # saves the menu's changes
     cleanup.callback(app.stop)
     app.start()
@@ -372,8 +378,3 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
 
     with contextlib.suppress(KeyboardInterrupt):  # SIGINT is how systemd stops it
         run_frames(app, keep_going, after_frame)
-    if table.refused is not None and not table.started:
-        print(f"spit-cabinet: {table.refused}", file=sys.stderr)
-        return 2
-    log.info("stopped after %d frames, %d games recorded", app.frames, games.count)
-    return 0

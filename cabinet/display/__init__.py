@@ -32,6 +32,8 @@ __all__ = [
     "lights_output",
     "parts",
     "presenter",
+    "screen_output",
     "service_host",
     "sounds",
+    "table_supervision",
 ]

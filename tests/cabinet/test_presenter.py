@@ -20,7 +20,7 @@ from cabinet.drawing.views import AttractView, GameOverView, JoinView, RaceMomen
 from cabinet.i18n import Translator
 from cabinet.shared.phase import Phase
 from game.cards import Card
-from game.edges import Button
+from game.edges import Button, Edge, EdgeKind
 from game.events import LateEdge, Played, Rejected, RejectReason, Selected, SpitDue
 from game.rules import Rules
 from game.summary import ClosestRace, Seat
@@ -270,3 +270,39 @@ def test_game_over_shows_the_closest_race_with_both_press_times() -> None:
         assert list(panel.lines[-2:]) == ["Closest race: an exact tie", "Pressed at 7.0000 s"]
     none = game_over_with(None)
     assert not any("race" in line or "Pressed" in line for p in none.players for line in p.lines)
+
+
+def test_the_strip_and_the_led_board_show_the_same_lights_all_game() -> None:
+    """The one rule, applied in each process: the table's LED state for the context the
+    presenter sends it equals the on-screen strip's, frame by frame, from join to the
+    end (countdown, "spit!", hints, stuck players, the winner)."""
+    from cabinet.table.lights import lights_state
+
+    flow = Flow(FlowSettings(join_wait_s=1), 9, T0)
+    shows = presenter(flow, hints=True)
+    flow.press(0, T0)
+    now, compared, seen = T0, 0, set()
+    while flow.phase is not Phase.ATTRACT or now < T0 + 2 * S:
+        now += 50 * MS
+        flow.update(now)
+        match = flow.match
+        if match is None or flow.phase not in (Phase.READY, Phase.PLAY, Phase.GAME_OVER):
+            continue
+        if flow.phase is Phase.PLAY and now % (300 * MS) < 50 * MS:  # player 1 plays too
+            moves = match.game.legal_plays(0)
+            if moves:
+                for k, button in enumerate((Button.slot(moves[0][0]), Button.pile(moves[0][1]))):
+                    for kind, at in (
+                        (EdgeKind.PRESS, now + k * MS),
+                        (EdgeKind.RELEASE, now + 20 * MS),
+                    ):
+                        match.take(Edge(0, button, kind, at), at)
+        state = match.state()
+        shown = shows.show(now, state)
+        assert shown.table_lights is not None
+        assert lights_state(shown.table_lights, match, now, state) == shown.lights, now
+        compared += 1
+        seen.add(shown.lights)
+        if now > T0 + 600 * S:
+            break
+    assert compared > 100 and len(seen) > 5

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.commands.doctor_input import check_input
-from cabinet.commands.findings import Finding, Level
+from cabinet.commands.findings import Finding, Severity
 from cabinet.inputs.select import (
     add_input_argument,
 )
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     for finding in check_input(args):
         print(finding.line(), flush=True)
         findings.append(finding)
-    bad = [f for f in findings if f.level is not Level.OK]
+    bad = [f for f in findings if f.severity is not Severity.OK]
     print(
         f"\n{len(findings) - len(bad)} of {len(findings)} checks passed"
         + ("." if not bad else f"; {len(bad)} need attention.")
@@ -84,7 +84,7 @@ def check_wiring(path: Path | None) -> Finding:
     except (WiringError, OSError) as exc:
         return Finding(
             "wiring",
-            Level.FAIL,
+            Severity.FAIL,
             str(exc),
             "fix the file (docs/wiring.md shows the format), or remove --wiring",
         )
@@ -93,7 +93,7 @@ def check_wiring(path: Path | None) -> Finding:
     inputs = len(pin_map.assignments) - outputs
     return Finding(
         "wiring",
-        Level.OK,
+        Severity.OK,
         f"{inputs} inputs and {outputs} output{'' if outputs == 1 else 's'} mapped ({source})",
     )
 
@@ -109,7 +109,7 @@ def check_data_dir(path: str | Path | None) -> Finding:
     except OSError as exc:
         return Finding(
             "data directory",
-            Level.FAIL,
+            Severity.FAIL,
             f"{directory} is not writable ({exc.strerror})",
             "give the cabinet's user write access, or set SPIT_CABINET_DATA",
         )
@@ -126,13 +126,13 @@ def check_data_dir(path: str | Path | None) -> Finding:
         if result != "ok":
             return Finding(
                 "data directory",
-                Level.FAIL,
+                Severity.FAIL,
                 f"{database}: {result}",
                 "the cabinet moves a damaged database aside at start and runs "
                 "on defaults; restore settings with spit-cabinet settings import",
             )
         detail += ", database passes its integrity check"
-    return Finding("data directory", Level.OK, detail)
+    return Finding("data directory", Severity.OK, detail)
 
 
 def check_money(path: str | Path | None) -> Finding:
@@ -140,7 +140,7 @@ def check_money(path: str | Path | None) -> Finding:
     coin errors since the money audits were last cleared (read only)."""
     database = database_path(data_dir(path))
     if not database.exists():
-        return Finding("money", Level.OK, "no database yet: free play")
+        return Finding("money", Severity.OK, "no database yet: free play")
     from cabinet.money.keeper import settings_pricing, stored_ledger
     from cabinet.money.pricing import money_text
     from cabinet.storage.database import Access
@@ -151,7 +151,7 @@ def check_money(path: str | Path | None) -> Finding:
     try:
         store = CabinetStore.open(data_dir(path), access=Access.READ)
     except StorageError as exc:
-        return Finding("money", Level.FAIL, str(exc), "see docs/troubleshooting.md")
+        return Finding("money", Severity.FAIL, str(exc), "see docs/troubleshooting.md")
     try:
         pricing = settings_pricing(store.settings)
         ledger, disagree = stored_ledger(store.money)
@@ -169,7 +169,7 @@ def check_money(path: str | Path | None) -> Finding:
     if disagree:
         return Finding(
             "money",
-            Level.FAIL,
+            Severity.FAIL,
             f"{detail}; {disagree[0].message}",
             "the counts are kept as they are: see docs/troubleshooting.md",
         )
@@ -177,13 +177,13 @@ def check_money(path: str | Path | None) -> Finding:
     if errors:
         return Finding(
             "money",
-            Level.WARN,
+            Severity.WARN,
             f"{detail}; {money.coin_errors1} coin 1 and {money.coin_errors2} coin 2 "
             "error(s) since the money audits were cleared",
             "pulses of the wrong length or a line held low: the service menu's input test "
             "shows each pulse's length (coin_pulse_min_ms, coin_pulse_max_ms; docs/pricing.md)",
         )
-    return Finding("money", Level.OK, detail)
+    return Finding("money", Severity.OK, detail)
 
 
 def stored_display_backend(path: str | Path | None) -> str:
@@ -223,7 +223,7 @@ def check_display(choice: str = "auto") -> Finding:
     except pygame.error as exc:
         return Finding(
             "display",
-            Level.FAIL,
+            Severity.FAIL,
             f"no display: {exc}",
             "on the Pi console use SDL_VIDEODRIVER=kmsdrm and the video/render "
             "groups (docs/install-pi.md); on a desktop run in its session",
@@ -231,8 +231,8 @@ def check_display(choice: str = "auto") -> Finding:
     finally:
         pygame.display.quit()
     size = f"{sizes[0][0]}x{sizes[0][1]}" if sizes else "unknown size"
-    level = Level.WARN if driver in ("dummy", "offscreen") else Level.OK
-    fix = "nothing will be seen: this driver draws nowhere" if level is Level.WARN else None
+    level = Severity.WARN if driver in ("dummy", "offscreen") else Severity.OK
+    fix = "nothing will be seen: this driver draws nowhere" if level is Severity.WARN else None
     return Finding("display", level, f"driver {driver}, {size}; {drawn_by}", fix)
 
 
@@ -250,12 +250,12 @@ def check_sound() -> Finding:
     except pygame.error as exc:
         return Finding(
             "sound",
-            Level.WARN,
+            Severity.WARN,
             f"no sound device: {exc}",
             "add the cabinet's user to the audio group, or check HDMI/USB audio; "
             "the cabinet runs silent meanwhile",
         )
-    return Finding("sound", Level.OK, f"{freq} Hz, {channels} channel(s), driver {driver}")
+    return Finding("sound", Severity.OK, f"{freq} Hz, {channels} channel(s), driver {driver}")
 
 
 def check_lights(choice: str) -> Finding:
@@ -266,7 +266,7 @@ def check_lights(choice: str) -> Finding:
     if port is None and find_board() is None:
         return Finding(
             "LED board",
-            Level.WARN,
+            Severity.WARN,
             "no board found by its USB id (2E8A:0005)",
             "plug the Pico in, flash it (spit-cabinet firmware flash), or give "
             "its port; the cabinet shows the lights on screen meanwhile",
@@ -280,7 +280,7 @@ def check_lights(choice: str) -> Finding:
     if not health.connected:
         return Finding(
             "LED board",
-            Level.FAIL,
+            Severity.FAIL,
             f"{health.port or port}: no answer ({health.last_error or 'silent'})",
             "check the USB cable and the dialout group; re-flash the firmware",
         )
@@ -288,9 +288,13 @@ def check_lights(choice: str) -> Finding:
 
     bundled = ".".join(str(n) for n in FIRMWARE_VERSION)
     version = health.firmware_version
-    level = Level.OK if version == bundled else Level.WARN
+    level = Severity.OK if version == bundled else Severity.WARN
     rtt = f"{health.rtt_ms:.2f} ms" if health.rtt_ms is not None else "unknown"
-    fix = None if level is Level.OK else f"flash the bundled {bundled}: spit-cabinet firmware flash"
+    fix = (
+        None
+        if level is Severity.OK
+        else f"flash the bundled {bundled}: spit-cabinet firmware flash"
+    )
     return Finding("LED board", level, f"{health.port}, firmware {version}, round trip {rtt}", fix)
 
 
@@ -307,24 +311,24 @@ def check_realtime() -> Finding:
         )
         granted, words = done.stdout.strip().split("|", 1)
     except (subprocess.SubprocessError, OSError, ValueError) as exc:
-        return Finding("real-time", Level.WARN, f"could not ask: {exc}")
+        return Finding("real-time", Severity.WARN, f"could not ask: {exc}")
     from cabinet.table.process import kernel_preemption
 
     model = kernel_preemption()
     if model in ("none", "voluntary"):
         return Finding(
             "real-time",
-            Level.WARN,
+            Severity.WARN,
             f"the kernel's preemption is {model!r}: a process inside a system call can hold "
             "a core for a whole tick, and the table's edges wait behind it",
             "add preempt=full to the kernel command line (/boot/firmware/cmdline.txt)",
         )
     if granted == "True":
         kernel = f"; kernel preemption {model}" if model else ""
-        return Finding("real-time", Level.OK, f"the table process gets {words}{kernel}")
+        return Finding("real-time", Severity.OK, f"the table process gets {words}{kernel}")
     return Finding(
         "real-time",
-        Level.WARN,
+        Severity.WARN,
         f"the table process runs on {words}: races are still decided by timestamp, but a "
         "busy screen can make edges late",
         "run the cabinet from its systemd unit (LimitRTPRIO=20), or raise the race window",

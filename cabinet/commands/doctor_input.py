@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from cabinet.commands.findings import Finding, Level
+from cabinet.commands.findings import Finding, Severity
 from cabinet.inputs.base import InputBackend
 from cabinet.inputs.controls import ALL_CONTROLS, Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFilter
@@ -31,7 +31,7 @@ def check_input(args: argparse.Namespace) -> list[Finding]:
     findings = [
         Finding(
             "input",
-            Level.OK,
+            Severity.OK,
             f"{name} backend, hardware timestamps: "
             f"{'yes' if backend.hardware_timestamps else 'no'}",
         )
@@ -61,7 +61,7 @@ def _open_input(args: argparse.Namespace) -> tuple[InputKind, EdgeQueue, InputBa
         if name is InputKind.KEYBOARD:
             return Finding(
                 "input",
-                Level.WARN,
+                Severity.WARN,
                 "keyboard: a desktop, not the cabinet's buttons",
                 "on the cabinet use --input gpio",
             )
@@ -70,7 +70,7 @@ def _open_input(args: argparse.Namespace) -> tuple[InputKind, EdgeQueue, InputBa
 
         backend = open_backend(name, edges, platform=platform, pins=button_pins(args.wiring))
     except (BackendUnavailableError, ValueError) as exc:
-        return Finding("input", Level.FAIL, str(exc), "see docs/input.md")
+        return Finding("input", Severity.FAIL, str(exc), "see docs/input.md")
     return name, edges, backend
 
 
@@ -86,7 +86,7 @@ def _held_coin_finding(control: Control) -> Finding:
     """The failure of a coin line held low."""
     return Finding(
         "coins",
-        Level.FAIL,
+        Severity.FAIL,
         f"the {control.name} line is held low: a coin jammed, a wire to ground, "
         "or the mechanism set to NC (normally closed)",
         "set the mechanism to NO and check its wiring (docs/pricing.md)",
@@ -125,11 +125,11 @@ def _buttons_finding(missing: list[str], asked: int) -> Finding:
     if missing:
         return Finding(
             "buttons",
-            Level.FAIL,
+            Severity.FAIL,
             f"no press from {', '.join(missing)}",
             "check those wires (spit-cabinet wiring shows where each goes)",
         )
-    return Finding("buttons", Level.OK, f"all {asked} controls answered")
+    return Finding("buttons", Severity.OK, f"all {asked} controls answered")
 
 
 def _wait_for_press(

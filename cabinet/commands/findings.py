@@ -1,4 +1,4 @@
-"""What a ``spit-cabinet doctor`` check found: a :class:`Finding` at a :class:`Level`."""
+"""What a ``spit-cabinet doctor`` check found: a :class:`Finding` at a :class:`Severity`."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 
 
-class Level(enum.Enum):
+class Severity(enum.Enum):
     """How a check went."""
 
     OK = "ok"
@@ -20,7 +20,7 @@ class Level(enum.Enum):
         return _MARKS[self]
 
 
-_MARKS = {Level.OK: "ok  ", Level.WARN: "warn", Level.FAIL: "FAIL"}
+_MARKS = {Severity.OK: "ok  ", Severity.WARN: "warn", Severity.FAIL: "FAIL"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,10 +28,10 @@ class Finding:
     """One check's result: how it went (``level``), what was found, and what to do."""
 
     name: str
-    level: Level
+    severity: Severity
     detail: str
     fix: str | None = None
 
     def line(self) -> str:
-        text = f"[{self.level.mark}] {self.name}: {self.detail}"
+        text = f"[{self.severity.mark}] {self.name}: {self.detail}"
         return text + (f"\n       → {self.fix}" if self.fix else "")

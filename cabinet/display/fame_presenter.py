@@ -17,14 +17,14 @@ from cabinet.drawing.fame_views import (
     InitialsPanel,
     InitialsView,
 )
-from cabinet.halloffame.board import Board, Category
+from cabinet.halloffame.board import Category, FameBoard
 from cabinet.halloffame.names import shown_initials
 from cabinet.halloffame.words import category_title, figure_text
 from cabinet.i18n import Translator
 from firmware_bridge.lights import LightState
 
 
-def _rank(board: Board, category: Category, entry_id: int) -> int | None:
+def _rank(board: FameBoard, category: Category, entry_id: int) -> int | None:
     for k, entry in enumerate(board.top(category)):
         if entry.order == entry_id:
             return k + 1
@@ -34,7 +34,7 @@ def _rank(board: Board, category: Category, entry_id: int) -> int | None:
 def initials_view(
     tr: Translator,
     flow: Flow,
-    board: Board,
+    board: FameBoard,
     names: Sequence[str],
     now_ns: int,
     lights: LightState | None,
@@ -73,7 +73,7 @@ def initials_view(
 
 
 def board_view(
-    tr: Translator, board: Board, new_after: int, lights: LightState | None
+    tr: Translator, board: FameBoard, new_after: int, lights: LightState | None
 ) -> FameBoardView:
     """The board: each category with entries, best first; entries whose order is above
     ``new_after`` are marked new."""

@@ -34,7 +34,7 @@ from cabinet.drawing.views import (
     View,
     table_view,
 )
-from cabinet.halloffame.board import Board
+from cabinet.halloffame.board import FameBoard
 from cabinet.i18n import Translator
 from cabinet.money.shown import CreditsShown
 from cabinet.service.format import button_label
@@ -74,7 +74,7 @@ class FameShown:
     """The hall of fame for the screens: the board, and the last entry already known
     when the cabinet started (later ones are shown as new)."""
 
-    board: Board
+    board: FameBoard
     new_after: int = 0
 
 
@@ -128,7 +128,7 @@ class Presenter:
                 return Shown(board_view(self.tr, fame.board, fame.new_after, lights), context)
             return Shown(self._attract(now, state, notices, credits, turns), context)
         if flow.phase is Phase.INITIALS:
-            board = fame.board if fame is not None else Board()
+            board = fame.board if fame is not None else FameBoard()
             lights = self._lights()
             view = initials_view(self.tr, flow, board, self._names(), now, lights)
             return Shown(view, context)

@@ -1,12 +1,12 @@
 """The hall of fame's categories and their ranking, as plain values: no clock, no I/O.
 
 A game that ended gives *candidates* (:func:`candidates`): a figure per category for
-each person who played it. A :class:`Board` keeps each category's best ``size`` entries;
-:meth:`Board.place` says where a figure would rank (``None``: not good enough), and an
+each person who played it. A :class:`FameBoard` keeps each category's best ``size`` entries;
+:meth:`FameBoard.place` says where a figure would rank (``None``: not good enough), and an
 equal figure ranks *after* the entries already there, so the earlier entry keeps its
 place.
 
->>> board = Board(size=2)
+>>> board = FameBoard(size=2)
 >>> board.place(Category.MOST_PLAYS, 40)
 0
 >>> board = board.with_entry(Entry(Category.MOST_PLAYS, "ABC", 40, "2026-12-01", 1))
@@ -111,7 +111,7 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class FameBoard:
     """Every category's best ``size`` entries, best first."""
 
     size: int = DEFAULT_SIZE
@@ -131,18 +131,18 @@ class Board:
         rank = sum(1 for e in self.top(category) if e.beats(probe))
         return rank if rank < self.size else None
 
-    def with_entry(self, entry: Entry) -> Board:
+    def with_entry(self, entry: Entry) -> FameBoard:
         """The board with ``entry`` in its place (and the category cut to ``size``)."""
         kept = sorted((*self.top(entry.category), entry), key=_rank_key)
         entries = dict(self.entries)
         entries[entry.category] = tuple(kept[: self.size])
-        return Board(self.size, entries)
+        return FameBoard(self.size, entries)
 
-    def resized(self, size: int) -> Board:
-        return Board(size, {c: e[:size] for c, e in self.entries.items()})
+    def resized(self, size: int) -> FameBoard:
+        return FameBoard(size, {c: e[:size] for c, e in self.entries.items()})
 
     @classmethod
-    def of(cls, entries: Iterable[Entry], size: int = DEFAULT_SIZE) -> Board:
+    def of(cls, entries: Iterable[Entry], size: int = DEFAULT_SIZE) -> FameBoard:
         """The board of stored entries (each category ranked and cut to ``size``)."""
         board = cls(size)
         for entry in sorted(entries, key=lambda e: e.order):
@@ -219,7 +219,7 @@ class Streaks:
         self.current = [0, 0]
 
 
-def kept_places(board: Board, found: Sequence[Candidate]) -> list[Candidate]:
+def kept_places(board: FameBoard, found: Sequence[Candidate]) -> list[Candidate]:
     """The candidates that make the board, as if entered one after another in order (a
     later one may push an earlier one of the same game off a full category)."""
     next_order = 1 + max((e.order for c in board.entries.values() for e in c), default=0)

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 
-from cabinet.halloffame.board import Board, BoardError, Candidate, Category, Entry
+from cabinet.halloffame.board import BoardError, Candidate, Category, Entry, FameBoard
 from cabinet.halloffame.names import BLANK, InitialsError, check_initials
 from cabinet.storage.database import Database
 from cabinet.storage.problems import ProblemKind, StorageProblem
@@ -23,7 +23,7 @@ from cabinet.storage.problems import ProblemKind, StorageProblem
 log = logging.getLogger("cabinet.storage")
 
 
-def load_board(db: Database, size: int) -> tuple[Board, list[StorageProblem]]:
+def load_board(db: Database, size: int) -> tuple[FameBoard, list[StorageProblem]]:
     """The stored entries as a board of ``size`` a category; an unreadable row is
     reported and left out."""
     entries: list[Entry] = []
@@ -47,7 +47,7 @@ def load_board(db: Database, size: int) -> tuple[Board, list[StorageProblem]]:
             )
     for problem in problems:
         log.warning("%s", problem.message)
-    return Board.of(entries, size), problems
+    return FameBoard.of(entries, size), problems
 
 
 def insert_entries(

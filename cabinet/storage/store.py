@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.halloffame.board import Board, Candidate, Category
+from cabinet.halloffame.board import Candidate, Category, FameBoard
 from cabinet.halloffame.places import StoredPlace
 from cabinet.storage import fame
 from cabinet.storage.audits import (
@@ -82,7 +82,7 @@ class CabinetStore:
         self.records = RecordStore(db)
         """The last games (read only; :meth:`record_game` adds)."""
         board, fame_problems = fame.load_board(db, settings.get(HALL_OF_FAME_SIZE))
-        self.fame: Board = board
+        self.fame: FameBoard = board
         """The hall of fame as last committed."""
         money, money_problems = load_money(db)
         self.money: dict[str, int] = money

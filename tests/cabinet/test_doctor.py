@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cabinet.commands.cli import main
-from cabinet.commands.doctor import Level, check_data_dir, check_lights, check_wiring
+from cabinet.commands.doctor import Severity, check_data_dir, check_lights, check_wiring
 from firmware_bridge.sim import Config, Simulator
 
 
@@ -53,7 +53,7 @@ def test_a_bad_wiring_file_fails_with_its_line(tmp_path: Path) -> None:
     bad = tmp_path / "wiring.toml"
     bad.write_text("[player1]\nslot1 = 99\n")
     finding = check_wiring(bad)
-    assert finding.level is Level.FAIL
+    assert finding.severity is Severity.FAIL
     assert "line 2" in finding.detail and "docs/wiring.md" in (finding.fix or "")
 
 
@@ -68,20 +68,20 @@ def test_an_unwritable_data_dir_fails(tmp_path: Path) -> None:
         finding = check_data_dir(locked)
     finally:
         (tmp_path / "locked").chmod(0o700)
-    assert finding.level is Level.FAIL
+    assert finding.severity is Severity.FAIL
     assert "SPIT_CABINET_DATA" in (finding.fix or "")
 
 
 def test_a_corrupt_database_is_reported(tmp_path: Path) -> None:
     (tmp_path / "cabinet.sqlite3").write_bytes(b"this is not a database" * 100)
     finding = check_data_dir(tmp_path)
-    assert finding.level is Level.FAIL
+    assert finding.severity is Severity.FAIL
     assert "moves a damaged database aside" in (finding.fix or "")
 
 
 def test_the_led_board_is_found_and_its_firmware_compared(board: Simulator) -> None:
     finding = check_lights(board.port)
-    assert finding.level is Level.OK, finding.line()
+    assert finding.severity is Severity.OK, finding.line()
     assert "firmware 1.0.0" in finding.detail and "round trip" in finding.detail
 
 
@@ -102,7 +102,7 @@ def test_doctor_reads_the_money_and_warns_of_coin_errors(tmp_path: Path) -> None
     keeper.take([OperatorEdge(COIN1, True, t), OperatorEdge(COIN1, False, t + 60_000_000)])
     store.close()
     finding = check_money(tmp_path)
-    assert finding.level is Level.OK
+    assert finding.severity is Severity.OK
     assert finding.detail == (
         "1 credit(s) a game; 1 credit(s) on the cabinet, 1 meter pulse(s) owed, "
         "earnings EUR 1.00 in all"
@@ -112,7 +112,7 @@ def test_doctor_reads_the_money_and_warns_of_coin_errors(tmp_path: Path) -> None
     keeper.take([OperatorEdge(COIN1, True, t), OperatorEdge(COIN1, False, t + 5_000_000)])
     store.close()
     finding = check_money(tmp_path)
-    assert finding.level is Level.WARN
+    assert finding.severity is Severity.WARN
     assert "1 coin 1 and 0 coin 2 error(s)" in finding.detail
     assert "input test" in (finding.fix or "")
 
@@ -130,7 +130,7 @@ def test_doctor_fails_money_counts_that_disagree_and_the_keeper_reports_them(
     store.commit_money({"coins1": 1, "units_in": 2, "meter_owed": 2})
     store.close()
     finding = check_money(tmp_path)
-    assert finding.level is Level.FAIL
+    assert finding.severity is Severity.FAIL
     assert "money counts disagree (coin units in (2) != converted" in finding.detail
     store = CabinetStore.open(tmp_path)
     keeper = MoneyKeeper(store)

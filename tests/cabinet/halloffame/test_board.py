@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cabinet.halloffame.board import (
-    Board,
     BoardError,
     Candidate,
     Category,
     Entry,
+    FameBoard,
     Streaks,
     candidates,
 )
@@ -26,7 +26,7 @@ def entry(category: Category, figure: int, order: int, initials: str = "ABC") ->
 
 
 def test_times_rank_low_first_and_counts_high_first() -> None:
-    board = Board(size=3)
+    board = FameBoard(size=3)
     for order, figure in enumerate((900, 500, 700, 400)):
         board = board.with_entry(entry(Category.FASTEST_TWO_PLAYER_WIN, figure, order))
         board = board.with_entry(entry(Category.MOST_PLAYS, figure, order))
@@ -35,7 +35,7 @@ def test_times_rank_low_first_and_counts_high_first() -> None:
 
 
 def test_an_equal_figure_keeps_the_earlier_entry_ahead() -> None:
-    board = Board(size=2).with_entry(entry(Category.CLOSEST_RACE_WON, 50, 1, "OLD"))
+    board = FameBoard(size=2).with_entry(entry(Category.CLOSEST_RACE_WON, 50, 1, "OLD"))
     assert board.place(Category.CLOSEST_RACE_WON, 50) == 1  # after the one already there
     board = board.with_entry(entry(Category.CLOSEST_RACE_WON, 50, 2, "NEW"))
     assert [e.initials for e in board.top(Category.CLOSEST_RACE_WON)] == ["OLD", "NEW"]
@@ -51,7 +51,7 @@ def test_an_equal_figure_keeps_the_earlier_entry_ahead() -> None:
 def test_the_board_is_the_best_size_entries_ties_by_order(
     figures: list[int], size: int, category: Category
 ) -> None:
-    board = Board(size=size)
+    board = FameBoard(size=size)
     for order, figure in enumerate(figures):
         place = board.place(category, figure)
         board = board.with_entry(entry(category, figure, order))
@@ -63,7 +63,7 @@ def test_the_board_is_the_best_size_entries_ties_by_order(
     sign = 1 if category.lower_is_better else -1
     expected = sorted(enumerate(figures), key=lambda p: (sign * p[1], p[0]))[:size]
     assert [(e.order, e.figure) for e in board.top(category)] == expected
-    assert Board.of([e for c in board.entries.values() for e in c], size) == board
+    assert FameBoard.of([e for c in board.entries.values() for e in c], size) == board
 
 
 def test_bad_entries_are_refused() -> None:
@@ -72,7 +72,7 @@ def test_bad_entries_are_refused() -> None:
     with pytest.raises(BoardError, match=">= 0"):
         entry(Category.MOST_PLAYS, -1, 1)
     with pytest.raises(BoardError, match="at least 1"):
-        Board(size=0)
+        FameBoard(size=0)
 
 
 def test_a_win_against_the_cpu_sets_that_levels_fastest_win() -> None:

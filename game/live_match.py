@@ -11,7 +11,8 @@ when ``now`` is, and the game it produces replays exactly from its record.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from game.bots import Level
 from game.cards import Card, derived_rng, shuffled_deck
@@ -40,6 +41,7 @@ class LiveMatch:
         start_abs_ns: int,
         *,
         decks: Sequence[Sequence[Card]] | None = None,
+        meta: Mapping[str, Any] | None = None,
     ) -> None:
         self.rules = rules
         self.seed = seed
@@ -56,7 +58,13 @@ class LiveMatch:
         self.humans = tuple(p for p, lv in enumerate(cpu_levels) if lv is None)
         seats = [Seat.of(lv) for lv in cpu_levels]
         numbers = [None if lv is None else lv.number for lv in cpu_levels]
-        self._meta = RecordMeta(seats=(seats[0], seats[1]), levels=(numbers[0], numbers[1]))
+        # ``meta``: more context for the record (its own players or levels win, as given).
+        given = RecordMeta.from_json(dict(meta)) if meta else RecordMeta()
+        self._meta = RecordMeta(
+            seats=given.seats or (seats[0], seats[1]),
+            levels=given.levels or (numbers[0], numbers[1]),
+            other=given.other,
+        )
         self._pending: list[tuple[int, int, Edge]] = []  # CPU presses: (t_ns, seq, edge)
         self._seq = 0
         self._now = 0

@@ -185,7 +185,7 @@ def _read_part(read: Callable[[object], T], data: Mapping[str, Any], key: str) -
     """``data[key]`` read by ``read`` (``None`` when absent); a
     :class:`~game.summary_json.SummaryError` becomes a :class:`RecordError` for
     ``key.field``."""
-    if key not in data:
+    if data.get(key) is None:  # absent, or null: the record does not say
         return None
     try:
         return read(data[key])

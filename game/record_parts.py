@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from types import MappingProxyType
 from typing import Any
 
 from game.events import Termination
@@ -102,10 +101,6 @@ RESULT_KEYS: tuple[str, ...] = tuple(f.name for f in fields(RecordResult))
 """The keys a record's ``result`` pins; a replay must reproduce each one."""
 
 
-def _no_context() -> Mapping[str, Any]:
-    return MappingProxyType({})
-
-
 @dataclass(frozen=True, slots=True)
 class RecordMeta:
     """Who played a recorded game, and any other context it carries (replay ignores all
@@ -114,7 +109,7 @@ class RecordMeta:
 
     seats: tuple[Seat, Seat] | None = None
     levels: tuple[int | None, int | None] | None = None
-    other: Mapping[str, Any] = field(default_factory=_no_context)
+    other: Mapping[str, Any] = field(default_factory=dict)
     """Context other than the seats and levels (a golden file's ``expect``, say), as
     plain JSON values."""
 
@@ -142,7 +137,7 @@ class RecordMeta:
         if "levels" in obj:
             levels = _levels(obj["levels"])
         other = {k: v for k, v in obj.items() if k not in ("players", "levels")}
-        return cls(seats, levels, MappingProxyType(other))
+        return cls(seats, levels, other)
 
 
 def _seats(value: object) -> tuple[Seat, Seat]:

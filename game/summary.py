@@ -277,6 +277,3 @@ def summarize(game: Game, referee: Referee, events: Sequence[Event]) -> GameSumm
         fastest_play_ns=(fastest[0], fastest[1]),
         end_t_ns=last.t_ns if last else None,
     )
-
-
-# -- reading JSON ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from game.events import Termination
+from game.rules import clipped_repr
 from game.values import is_int
 
 
@@ -31,7 +32,7 @@ def read_termination(obj: Mapping[str, object]) -> Termination | None:
     except ValueError:
         choices = ", ".join(t.value for t in Termination)
         raise SummaryError(
-            "termination", f"must be one of {choices} or null, got {value!r}"
+            "termination", f"must be one of {choices} or null, got {clipped_repr(value)}"
         ) from None
 
 
@@ -62,7 +63,8 @@ def read_value(obj: Mapping[str, object], key: str, parent: str | None = None) -
 def read_int(obj: Mapping[str, object], key: str, parent: str | None = None) -> int:
     value = read_value(obj, key, parent)
     if not is_int(value):
-        raise SummaryError(field_name(parent, key), f"must be an integer, got {value!r}")
+        got = clipped_repr(value)
+        raise SummaryError(field_name(parent, key), f"must be an integer, got {got}")
     return value
 
 
@@ -87,7 +89,7 @@ def read_optional_player(obj: Mapping[str, object], key: str) -> int | None:
 def read_bool(obj: Mapping[str, object], key: str) -> bool:
     value = read_value(obj, key)
     if not isinstance(value, bool):
-        raise SummaryError(key, f"must be true or false, got {value!r}")
+        raise SummaryError(key, f"must be true or false, got {clipped_repr(value)}")
     return value
 
 

@@ -17,8 +17,8 @@ PACKAGES = sorted(
     for path in (ROOT / top).rglob("__init__.py")
 )
 #: Modules a package leaves out of its list on purpose: the light board's entry point runs
-#: the board when it is imported.
-NOT_LISTED = {"firmware_bridge.firmware": {"main"}}
+#: the board when it is imported, and its interfaces are the host's type checking only.
+NOT_LISTED = {"firmware_bridge.firmware": {"interfaces", "main"}}
 
 
 def modules_of(package: str) -> set[str]:

@@ -25,7 +25,7 @@ _MARKS = {Severity.OK: "ok  ", Severity.WARN: "warn", Severity.FAIL: "FAIL"}
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One check's result: how it went (``level``), what was found, and what to do."""
+    """One check's result: how it went (``severity``), what was found, and what to do."""
 
     name: str
     severity: Severity

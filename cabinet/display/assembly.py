@@ -1,7 +1,7 @@
-"""The cabinet's parts, put together once at start: the pins, the lights, the door and the
-record sink. ``spit-cabinet run`` builds the display process's cabinet from them (and hands
-every part to :class:`~cabinet.display.app.CabinetApp` at construction); ``spit-cabinet doctor``
-opens the buttons on the same pins.
+"""The cabinet's parts, put together once at start: the pins, the lights, the door and
+where finished games go. ``spit-cabinet run`` builds the display process's cabinet from
+them (and hands every part to :class:`~cabinet.display.app.CabinetApp` at construction);
+``spit-cabinet doctor`` opens the buttons on the same pins.
 
 - **Pins**: the table process opens the buttons on the installer's pin map; the display
   reads it first (:func:`button_pins`), so a bad map is said once, before the table starts.
@@ -9,7 +9,7 @@ opens the buttons on the same pins.
   drives the board; the display's light states go to the board's stand-in, or to the
   on-screen strip when there is no board (:func:`lights_output`).
 - **Door**: the door switch as the table process reports it (:func:`door_open_from`).
-- **Records**: finished games go into the books (:func:`game_sink`).
+- **Games**: finished games go into the books (:func:`game_sink`).
 - **Coin lines**: the coin meter and lockout outputs (:func:`coin_lines`), driven by the
   display process's money keeper.
 """

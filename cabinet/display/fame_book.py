@@ -22,7 +22,7 @@ from cabinet.halloffame.places import NewPlace
 from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("cabinet.display.books")  # the log lines read as before the move
 
 
 class FameBook:

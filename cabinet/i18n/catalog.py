@@ -64,6 +64,9 @@ _EXACT_KEY = re.compile(r"(?P<key>[^=]+)=(?P<n>0|[1-9][0-9]*)")
 _PARAMETER = re.compile(r"[a-z_][a-z0-9_]*")
 _PLURAL_BY = re.compile(r"^plural: (?P<name>\S+)$", re.MULTILINE)
 _NPLURALS = re.compile(r"nplurals\s*=\s*(?P<n>[1-9])\s*;")
+PLURAL_CHECKED = 1000
+"""Every count below this is checked to choose a form the catalog has (the cabinet shows
+counts of cards, plays, seconds and entries, all far below it)."""
 
 
 @dataclass(frozen=True)
@@ -159,8 +162,6 @@ def parse_message(
     """One catalog entry (with the exact forms given for its key) as a :class:`Message`."""
     key = entry.msgctxt or ""
     here = f"{where}: message {key!r}"
-    if "fuzzy" in entry.flags:
-        raise CatalogError(f"{here} is marked fuzzy: check the translation, then unmark it")
     if not entry.msgid_plural:
         if not entry.msgstr:
             raise CatalogError(f"{here} is not translated (an empty msgstr)")
@@ -206,6 +207,10 @@ def parse_catalog(po: polib.POFile, language: str, *, where: str) -> Catalog:
         key = entry.msgctxt
         if not key:
             raise CatalogError(f"{where}: message {entry.msgid[:40]!r} has no msgctxt (its key)")
+        if "fuzzy" in entry.flags:
+            raise CatalogError(
+                f"{where}: message {key!r} is marked fuzzy: check the translation, then unmark it"
+            )
         if "=" in key:
             match = _EXACT_KEY.fullmatch(key)
             if match is None or not entry.msgstr:
@@ -225,7 +230,14 @@ def parse_catalog(po: polib.POFile, language: str, *, where: str) -> Catalog:
         translations = gettext.GNUTranslations(io.BytesIO(po.to_binary()))
     except (OSError, ValueError, SyntaxError) as error:  # a Plural-Forms formula it refuses
         raise CatalogError(f"{where}: gettext cannot read it: {error}") from None
-    return Catalog(language, name, separator, messages, translations)
+    catalog = Catalog(language, name, separator, messages, translations)
+    beyond = next((n for n in range(PLURAL_CHECKED) if catalog.plural_index(n) >= nplurals), None)
+    if beyond is not None:  # gettext would miss the form and show the English text
+        raise CatalogError(
+            f"{where}: 'Plural-Forms' gives {beyond} form {catalog.plural_index(beyond)}, "
+            f"beyond its nplurals={nplurals}"
+        )
+    return catalog
 
 
 @cache

@@ -112,7 +112,7 @@ def stored_ledger(counts: Mapping[str, int]) -> tuple[Ledger, list[StorageProble
             f"the database's money counts disagree ({exc}); they are kept as stored",
             subject="money counts",
         )
-        log.warning("%s", problem.message)
+        logging.getLogger("cabinet.storage").warning("%s", problem.message)
         return ledger, [problem]
     return ledger, []
 

@@ -173,6 +173,8 @@ def base() -> dict[str, Any]:
         (lambda d: d["result"].pop("late_edges"), "result.late_edges", "missing"),
         (lambda d: d["result"].update(winner=2), "result.winner", "must be 0 or 1, got 2"),
         (lambda d: d["result"].update(draw="no"), "result.draw", "true or false, got 'no'"),
+        (lambda d: d["result"].update(draw="n" * 10**5), "result.draw", "got 'nnnn"),
+        (lambda d: d["result"].update(spits="9" * 10**5), "result.spits", "integer, got '99"),
         (lambda d: d["result"].update(termination="won"), "result.termination", "went_out"),
         (lambda d: d["result"].update(plays=[1]), "result.plays", "two integers"),
         (lambda d: d["result"].update(colour=1), "result.colour", "not a key a result pins"),
@@ -274,3 +276,37 @@ def test_the_summary_gives_each_players_fastest_play() -> None:
     summary = done.summary()
     # Player 1 selected slot 1 at 100 ms and played it at 500 ms; player 2 never played.
     assert summary.fastest_play_ns == (400_000_000, None)
+
+
+def test_a_null_result_or_meta_reads_as_absent() -> None:
+    """``null`` for an optional part says nothing, as the format always allowed."""
+    data = base()
+    data["result"] = None
+    data["meta"] = None
+    record = MatchRecord.from_json(data)
+    assert record.result is None and record.meta.empty
+
+
+def test_a_record_and_a_game_holding_one_can_be_pickled_and_copied() -> None:
+    import copy
+    import pickle
+
+    record = MatchRecord.load(DATA / "tie.json")
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert copy.deepcopy(record) == record
+    assert record.meta.other["expect"] == {"ties": 1}
+
+
+def test_a_live_match_takes_more_context_for_its_record() -> None:
+    from game.live_match import LiveMatch
+    from game.rules import Rules
+    from game.summary import Seat
+
+    match = LiveMatch(Rules(), 3, (None, None), 0, meta={"cabinet": "bar-7"})
+    meta = match.record().meta
+    assert meta.seats == (Seat.HUMAN, Seat.HUMAN) and meta.other == {"cabinet": "bar-7"}
+    assert meta.to_json() == {
+        "players": ["human", "human"],
+        "levels": [None, None],
+        "cabinet": "bar-7",
+    }

@@ -214,6 +214,26 @@ def test_an_exact_form_needs_its_plural_message(raw_catalogs: dict[str, polib.PO
         parse_catalog(po, "hu", where="hu.po")
 
 
+def test_a_fuzzy_exact_form_is_refused_not_shown_in_english(
+    raw_catalogs: dict[str, polib.POFile],
+) -> None:
+    """gettext leaves fuzzy entries out, so a fuzzy exact form would read as English."""
+    po = raw_catalogs["fi"]
+    entry(po, "gameover.best_of=3").flags.append("fuzzy")
+    with pytest.raises(CatalogError, match=r"'gameover\.best_of=3' is marked fuzzy"):
+        parse_catalog(po, "fi", where="fi.po")
+
+
+def test_a_plural_formula_beyond_its_forms_is_refused(
+    raw_catalogs: dict[str, polib.POFile],
+) -> None:
+    """``plural=n`` gives form 5 for 5 cards: gettext would miss it and show English."""
+    po = raw_catalogs["fi"]
+    po.metadata["Plural-Forms"] = "nplurals=2; plural=n;"
+    with pytest.raises(CatalogError, match="gives 2 form 2, beyond its nplurals=2"):
+        parse_catalog(po, "fi", where="fi.po")
+
+
 def test_a_catalog_for_another_language_is_refused(
     raw_catalogs: dict[str, polib.POFile],
 ) -> None:

@@ -166,20 +166,24 @@ def check_money(path: str | Path | None) -> Finding:
         f"{price}; {ledger.credits} credit(s) on the cabinet, {ledger.meter_owed} meter "
         f"pulse(s) owed, earnings {earnings} in all"
     )
+    errors = money.coin_errors1 + money.coin_errors2
+    if errors:
+        detail += (
+            f"; {money.coin_errors1} coin 1 and {money.coin_errors2} coin 2 "
+            "error(s) since the money audits were cleared"
+        )
     if disagree:
         return Finding(
             "money",
             Severity.FAIL,
             f"{detail}; {disagree[0].message}",
-            "the counts are kept as they are: see docs/troubleshooting.md",
+            "the counts are kept as they are (docs/troubleshooting.md, 'money counts disagree')",
         )
-    errors = money.coin_errors1 + money.coin_errors2
     if errors:
         return Finding(
             "money",
             Severity.WARN,
-            f"{detail}; {money.coin_errors1} coin 1 and {money.coin_errors2} coin 2 "
-            "error(s) since the money audits were cleared",
+            detail,
             "pulses of the wrong length or a line held low: the service menu's input test "
             "shows each pulse's length (coin_pulse_min_ms, coin_pulse_max_ms; docs/pricing.md)",
         )

@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import sqlite3
 
+from game.values import is_int
+
 
 class UnusableDatabaseError(Exception):
     """The file opened but cannot be used (corrupt, from a newer program, no WAL)."""
@@ -70,13 +72,33 @@ SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this program writes."""
 
 
+READERS_TABLE = "schema_readers"
+"""Where a newer schema says which older programs may still use it: the row
+``readable_from`` holds the oldest schema version that can (docs/storage.md)."""
+
+
 def check_version(conn: sqlite3.Connection) -> None:
-    """Raise :class:`UnusableDatabaseError` for a schema newer than this program reads."""
+    """Raise :class:`UnusableDatabaseError` for a schema newer than this program reads:
+    newer than :data:`SCHEMA_VERSION`, unless the database says a program of this schema
+    may still use it (a newer program's steps that only added to it)."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if version > SCHEMA_VERSION:
+    if version > SCHEMA_VERSION and (readable_from(conn) or version) > SCHEMA_VERSION:
         raise UnusableDatabaseError(
             f"written by a newer program (schema {version}; this one reads up to {SCHEMA_VERSION})"
         )
+
+
+def readable_from(conn: sqlite3.Connection) -> int | None:
+    """The oldest schema version that may use this database, as a newer program marked
+    it (``None``: no mark, or not a whole number)."""
+    found = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (READERS_TABLE,)
+    ).fetchone()
+    if found is None:
+        return None
+    row = conn.execute(f"SELECT value FROM {READERS_TABLE} WHERE name = 'readable_from'").fetchone()
+    value = None if row is None else row[0]
+    return value if is_int(value) and value > 0 else None
 
 
 @functools.cache

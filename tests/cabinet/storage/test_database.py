@@ -12,6 +12,7 @@ import pytest
 from cabinet.storage.database import MIGRATIONS, SCHEMA_VERSION, migrate, open_database
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import DatabaseBusyError, ProblemKind
+from cabinet.storage.schema import READERS_TABLE
 from cabinet.storage.setting_table import LANGUAGE, VOLUME
 from cabinet.storage.store import CabinetStore
 from tests.cabinet.clocks import WallClock
@@ -167,3 +168,51 @@ def test_open_database_reports_nothing_for_a_healthy_file(data_dir: Path) -> Non
     db, problems = open_database(database_path(data_dir))
     assert problems == [] and db.path == database_path(data_dir)
     db.close()
+
+
+def _marked_readable_from(readable: int) -> Callable[[Path], None]:
+    """A newer program's database that says which older schemas may still use it."""
+
+    def damage(path: Path) -> None:
+        with sqlite3.connect(path) as conn:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+            conn.execute(f"CREATE TABLE {READERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER)")
+            conn.execute(f"INSERT INTO {READERS_TABLE} VALUES ('readable_from', ?)", (readable,))
+            conn.execute("CREATE TABLE outbox (seq INTEGER PRIMARY KEY)")  # what it added
+
+    return damage
+
+
+def test_a_newer_database_that_this_program_may_read_is_used_as_it_is(
+    data_dir: Path, wall_clock: WallClock
+) -> None:
+    """Rolling back after an update whose steps only added to the database: the older
+    program keeps the data (it would otherwise set it aside and start on defaults)."""
+    first = CabinetStore.open(data_dir, wall_clock=wall_clock)
+    first.settings.set(VOLUME, 35)
+    first.save_settings()
+    first.close()
+    _marked_readable_from(SCHEMA_VERSION)(database_path(data_dir))
+    again = CabinetStore.open(data_dir, wall_clock=wall_clock)
+    try:
+        assert again.problems == []
+        assert again.settings.get(VOLUME) == 35
+        assert again.db.pragma("user_version") == SCHEMA_VERSION + 1  # not migrated back
+        again.save_settings()  # and it writes, too
+    finally:
+        again.close()
+    assert not list(data_dir.glob("*.bad-*"))
+
+
+def test_a_newer_database_marked_for_newer_readers_only_is_still_set_aside(
+    data_dir: Path, wall_clock: WallClock
+) -> None:
+    CabinetStore.open(data_dir, wall_clock=wall_clock).close()
+    _marked_readable_from(SCHEMA_VERSION + 1)(database_path(data_dir))
+    again = CabinetStore.open(data_dir, wall_clock=wall_clock)
+    try:
+        assert any("newer program" in p.message for p in again.problems)
+        assert again.settings.get(VOLUME) == VOLUME.default
+    finally:
+        again.close()
+    assert list(data_dir.glob("*.bad-*"))

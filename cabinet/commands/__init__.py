@@ -11,6 +11,7 @@ the command that runs, so ``replay`` loads neither pygame nor gpiozero:
 
 __all__ = [
     "arg_types",
+    "audits",
     "cli",
     "deployment",
     "doctor",
@@ -26,5 +27,6 @@ __all__ = [
     "screen_mode",
     "settings",
     "simulate",
+    "stdout",
     "wiring",
 ]

@@ -54,6 +54,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cabinet.commands.settings",
         "show, export or import the operator's settings",
     ),
+    "audits": (
+        "cabinet.commands.audits",
+        "print the books (the audits), as the service menu shows them",
+    ),
 }
 
 DEFAULT_COMMAND = "run"

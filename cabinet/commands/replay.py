@@ -10,14 +10,14 @@ a record must keep to are :mod:`game.record`'s (``MAX_RECORD_BYTES`` and the res
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from cabinet.commands.durations import format_margin
+from cabinet.commands.stdout import EXIT_STDOUT_CLOSED as EXIT_STDOUT_CLOSED
+from cabinet.commands.stdout import stdout_closed
 from game.events import Termination
 from game.record import MatchRecord, RecordError, replay
 from game.summary import GameSummary
@@ -25,8 +25,6 @@ from game.summary import GameSummary
 EXIT_OK = 0
 EXIT_MISMATCH = 1
 EXIT_MALFORMED = 2
-EXIT_STDOUT_CLOSED = 141
-"""128 + SIGPIPE: the status a shell shows for a Unix tool that SIGPIPE stopped."""
 
 
 def register(subparsers: Any) -> None:
@@ -56,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()  # here, so that a closed stdout is noticed here
     except BrokenPipeError:
-        return _stdout_closed()
+        return stdout_closed()
     return status
 
 
@@ -93,19 +91,6 @@ def _one_line(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def _stdout_closed() -> int:
-    """Stdout's reader went away: stop quietly, as Unix tools do. As the Python docs advise
-    (``signal``, "Note on SIGPIPE"), point stdout at /dev/null, so that the interpreter's
-    last flush at exit does not fail again and print a traceback."""
-    with contextlib.suppress(OSError, ValueError):  # no real file behind stdout: nothing to do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, sys.stdout.fileno())
-        finally:
-            os.close(devnull)
-    return EXIT_STDOUT_CLOSED
 
 
 def format_summary(s: GameSummary) -> str:

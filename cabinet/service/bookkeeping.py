@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from cabinet.i18n import Translator
 from cabinet.inputs.controls import REQUIRED_CONTROLS
 from cabinet.money.pricing import money_text
 from cabinet.service.format import control_label, duration, when
@@ -14,6 +15,7 @@ from cabinet.service.screen import Tone
 from cabinet.storage.audits import (
     AuditGroup,
     GameCounts,
+    GroupAudit,
     HardwareCounts,
     MoneyCounts,
     PlayCounts,
@@ -65,7 +67,7 @@ class AuditGroupPage(ListPage):
                 tone=Tone.HEAD,
             )
         ]
-        counters = _COUNTERS[self.group](menu, audit.current, audit.lifetime)
+        counters = audit_rows(tr, menu.store.settings.get(CURRENCY), self.group, audit)
         rows.extend(Item(label, value, tone=Tone.HEAD) for label, value in counters)
         rows.append(Item(tr.t("service.audit.clear"), select=self._clear(menu), tone=Tone.WARN))
         return rows
@@ -82,8 +84,8 @@ class AuditGroupPage(ListPage):
         return lambda now: menu.push(ConfirmPage(question, clear))
 
 
-def _games(menu: Menu, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]:
-    t = menu.tr.t
+def _games(tr: Translator, currency: str, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]:
+    t = tr.t
     return [
         (t("service.audit.two_player"), _pair(c.two_player, life.two_player)),
         (t("service.audit.vs_cpu"), _pair(c.vs_cpu, life.vs_cpu)),
@@ -103,8 +105,8 @@ def _games(menu: Menu, c: GameCounts, life: GameCounts) -> list[tuple[str, str]]
     ]
 
 
-def _play(menu: Menu, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
-    t = menu.tr.t
+def _play(tr: Translator, currency: str, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
+    t = tr.t
     return [
         (t("service.audit.plays"), _pair(c.plays, life.plays)),
         (t("service.audit.spits"), _pair(c.spits, life.spits)),
@@ -123,8 +125,9 @@ def _play(menu: Menu, c: PlayCounts, life: PlayCounts) -> list[tuple[str, str]]:
     ]
 
 
-def _hardware(menu: Menu, c: HardwareCounts, life: HardwareCounts) -> list[tuple[str, str]]:
-    tr = menu.tr
+def _hardware(
+    tr: Translator, currency: str, c: HardwareCounts, life: HardwareCounts
+) -> list[tuple[str, str]]:
     rows = [
         (tr.t("service.audit.link_drops"), _pair(c.led_link_drops, life.led_link_drops)),
         (tr.t("service.audit.table_restarts"), _pair(c.table_restarts, life.table_restarts)),
@@ -141,8 +144,10 @@ def _hardware(menu: Menu, c: HardwareCounts, life: HardwareCounts) -> list[tuple
     return rows
 
 
-def _power(menu: Menu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str]]:
-    t = menu.tr.t
+def _power(
+    tr: Translator, currency: str, c: PowerCounts, life: PowerCounts
+) -> list[tuple[str, str]]:
+    t = tr.t
     return [
         (t("service.audit.power_ons"), _pair(c.power_ons, life.power_ons)),
         (t("service.audit.uptime"), _pair(duration(c.uptime_ms), duration(life.uptime_ms))),
@@ -150,13 +155,10 @@ def _power(menu: Menu, c: PowerCounts, life: PowerCounts) -> list[tuple[str, str
     ]
 
 
-def _money(menu: Menu, c: MoneyCounts, life: MoneyCounts) -> list[tuple[str, str]]:
-    t = menu.tr.t
-    currency = menu.store.settings.get(CURRENCY)
-
-    def money(cents: int) -> str:
-        return money_text(cents, currency)
-
+def _money(
+    tr: Translator, currency: str, c: MoneyCounts, life: MoneyCounts
+) -> list[tuple[str, str]]:
+    t = tr.t
     return [
         (t("service.input.coin", n=1), _pair(c.coins1, life.coins1)),
         (t("service.input.coin", n=2), _pair(c.coins2, life.coins2)),
@@ -179,7 +181,7 @@ def _money(menu: Menu, c: MoneyCounts, life: MoneyCounts) -> list[tuple[str, str
     ]
 
 
-Counters = Callable[[Any, Any, Any], list[tuple[str, str]]]
+Counters = Callable[[Translator, str, Any, Any], list[tuple[str, str]]]
 
 _COUNTERS: dict[AuditGroup, Counters] = {
     AuditGroup.GAMES: _games,
@@ -188,3 +190,11 @@ _COUNTERS: dict[AuditGroup, Counters] = {
     AuditGroup.POWER: _power,
     AuditGroup.MONEY: _money,
 }
+
+
+def audit_rows(
+    tr: Translator, currency: str, group: AuditGroup, audit: GroupAudit[Any]
+) -> list[tuple[str, str]]:
+    """One group's counters as the operator reads them, ``(label, "current · lifetime")``
+    each: the service menu's page and ``spit-cabinet audits`` both show these."""
+    return _COUNTERS[group](tr, currency, audit.current, audit.lifetime)

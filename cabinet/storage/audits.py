@@ -81,8 +81,8 @@ class Audits:
         if not isinstance(other, Audits):
             return NotImplemented
         return all(
-            _flatten(self.group(g).current) == _flatten(other.group(g).current)
-            and _flatten(self.group(g).lifetime) == _flatten(other.group(g).lifetime)
+            flat_counts(self.group(g).current) == flat_counts(other.group(g).current)
+            and flat_counts(self.group(g).lifetime) == flat_counts(other.group(g).lifetime)
             and self.group(g).cleared_at == other.group(g).cleared_at
             for g in AuditGroup
         )
@@ -174,9 +174,9 @@ class Audits:
 
     def _add(self, group: AuditGroup, delta: Counts) -> None:
         audit = self.group(group)
-        changes = _flatten(delta)
+        changes = flat_counts(delta)
         for counts in (audit.current, audit.lifetime):
-            values = _flatten(counts)
+            values = flat_counts(counts)
             for name, n in changes.items():
                 values[name] = max(values[name], n) if name in _MAXED else values[name] + n
             _assign(counts, values)
@@ -203,7 +203,7 @@ _MAXED = {
 }
 
 
-def _flatten(counts: Counts) -> dict[str, int]:
+def flat_counts(counts: Counts) -> dict[str, int]:
     """``{counter name: value}``; per-button counters as ``stuck.p1.slot1``."""
     out: dict[str, int] = {}
     for f in fields(counts):
@@ -299,8 +299,8 @@ def write_audits(conn: Any, audits: Audits) -> None:
             "ON CONFLICT (name) DO UPDATE SET cleared_at = excluded.cleared_at",
             (g.value, audit.cleared_at.isoformat()),
         )
-        current = _flatten(audit.current)
-        lifetime = _flatten(audit.lifetime)
+        current = flat_counts(audit.current)
+        lifetime = flat_counts(audit.lifetime)
         conn.executemany(
             "INSERT INTO audit_counters (name, current, lifetime) VALUES (?, ?, ?) "
             "ON CONFLICT (name) DO UPDATE SET current = excluded.current, "

@@ -20,7 +20,17 @@ DATA = ROOT / "tests" / "data"
 HEAVY = ("pygame", "gpiozero", "sqlite3", "_sqlite3", "serial", "cabinet.display.app")
 """Modules (and their submodules) that ``replay`` and ``simulate`` must not import."""
 
-COMMANDS = ["run", "simulate", "replay", "wiring", "lights", "firmware", "doctor", "settings"]
+COMMANDS = [
+    "run",
+    "simulate",
+    "replay",
+    "wiring",
+    "lights",
+    "firmware",
+    "doctor",
+    "settings",
+    "audits",
+]
 COMMAND_MODULES = [f"cabinet.commands.{name}" for name in COMMANDS]
 
 

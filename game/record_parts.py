@@ -51,19 +51,9 @@ class RecordResult:
         return cls(**{name: getattr(summary, name) for name in RESULT_KEYS})
 
     def to_json(self) -> dict[str, Any]:
-        """The summary's JSON of these keys (:meth:`GameSummary.to_json`'s values)."""
-        return {
-            "finished": self.finished,
-            "winner": self.winner,
-            "draw": self.draw,
-            "termination": None if self.termination is None else self.termination.value,
-            "cards_left": list(self.cards_left),
-            "plays": list(self.plays),
-            "spits": self.spits,
-            "beaten": list(self.beaten),
-            "ties": self.ties,
-            "late_edges": self.late_edges,
-        }
+        """The summary's JSON of these keys (:meth:`GameSummary.to_json`'s values: enums
+        as their values, pairs as lists)."""
+        return {name: _json_value(getattr(self, name)) for name in RESULT_KEYS}
 
     @classmethod
     def from_json(cls, data: object) -> RecordResult:
@@ -99,6 +89,12 @@ class RecordResult:
 
 RESULT_KEYS: tuple[str, ...] = tuple(f.name for f in fields(RecordResult))
 """The keys a record's ``result`` pins; a replay must reproduce each one."""
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, Termination):
+        return value.value
+    return list(value) if isinstance(value, tuple) else value
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,8 @@ class Books:
         self.games = games
         self.lights = lights
         self.store = store
+        self.fame = FameBook(store) if store is not None else None
+        """Where the initials players enter go (no store: nowhere)."""
         self._chatter_seen: dict[object, int] = {}
         self._link_drops_seen = 0
 
@@ -90,5 +92,5 @@ class Books:
 
     def initials(self, entered: list[InitialsEntered]) -> None:
         """A player's initials into the hall of fame (one transaction each)."""
-        if self.store is not None:
-            FameBook(self.store).save_initials(entered)
+        if self.fame is not None:
+            self.fame.save_initials(entered)

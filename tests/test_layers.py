@@ -41,10 +41,40 @@ def test_pure_packages_import_only_the_standard_library(package: str) -> None:
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
-@pytest.mark.parametrize("package", ["game", "wiring", "firmware_bridge"])
+@pytest.mark.parametrize("package", ["game", "wiring", "firmware_bridge", "fleet"])
 def test_nothing_imports_cabinet(package: str) -> None:
     for path in sources(package):
         assert "cabinet" not in imported_modules(path), f"{path.relative_to(ROOT)} imports cabinet"
+
+
+#: The fleet's modules a cabinet imports: the standard library only (it installs none of the
+#: fleet's service, whose extra brings psycopg and cryptography).
+FLEET_SHARED = ("wire", "join_file")
+
+
+@pytest.mark.parametrize("module", FLEET_SHARED)
+def test_the_fleet_s_wire_format_is_the_standard_library_only(module: str) -> None:
+    bad = (
+        imported_modules(ROOT / "fleet" / f"{module}.py")
+        - set(sys.stdlib_module_names)
+        - {
+            "fleet",
+            "__future__",
+        }
+    )
+    assert not bad, f"fleet/{module}.py imports {sorted(bad)}"
+
+
+def test_the_cabinet_imports_only_the_fleet_s_wire_format() -> None:
+    for path in sources("cabinet"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("fleet"):
+                module = (node.module or "").removeprefix("fleet").lstrip(".")
+                assert module in FLEET_SHARED, f"{path.relative_to(ROOT)} imports fleet.{module}"
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("fleet"), f"{path} imports {alias.name}"
 
 
 def test_the_checker_sees_imports(tmp_path: Path) -> None:

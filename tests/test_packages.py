@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = sorted(
     ".".join(path.parent.relative_to(ROOT).parts)
-    for top in ("game", "wiring", "firmware_bridge", "cabinet")
+    for top in ("game", "wiring", "firmware_bridge", "cabinet", "fleet")
     for path in (ROOT / top).rglob("__init__.py")
 )
 #: Modules a package leaves out of its list on purpose: the light board's entry point runs

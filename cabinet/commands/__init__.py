@@ -19,6 +19,7 @@ __all__ = [
     "durations",
     "findings",
     "firmware",
+    "fleet",
     "lights",
     "progress",
     "replay",

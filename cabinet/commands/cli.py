@@ -58,6 +58,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cabinet.commands.audits",
         "print the books (the audits), as the service menu shows them",
     ),
+    "fleet": (
+        "cabinet.commands.fleet",
+        "join the operator's fleet, see the link, or leave",
+    ),
 }
 
 DEFAULT_COMMAND = "run"

@@ -184,6 +184,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     so every way out (an error, Ctrl+C, the service stopping it) closes it again."""
     data = data_dir(args.data_dir)
     store = _open_store(data, cleanup)
+    _start_link(store, cleanup)
     stored = store.settings
     platform, backend_name = _input_choice(args, stored)
     try:
@@ -246,6 +247,21 @@ def _open_store(data: Path, cleanup: contextlib.ExitStack) -> CabinetStore:
     for problem in store.problems:
         log.warning("%s", problem.message)
     return store
+
+
+def _start_link(store: CabinetStore, cleanup: contextlib.ExitStack) -> None:
+    """The fleet link on a thread of this process, when the cabinet is in a fleet (none
+    is: no thread, no connection, paho not even imported); stopped on the way out."""
+    from cabinet.storage.reports import joined
+
+    if store.path is None or not joined(store.db.connection):
+        return
+    from cabinet.link.sender import Sender, cabinet_version
+
+    sender = Sender(store.path, version=cabinet_version())
+    if sender.start():
+        cleanup.callback(sender.stop)
+        log.info("fleet link: reporting to %s", sender.join.host if sender.join else "?")
 
 
 def _input_choice(args: argparse.Namespace, stored: Settings) -> tuple[Platform, InputKind]:

@@ -32,6 +32,7 @@ __all__ = [
     "feed",
     "gpio",
     "keyboard",
+    "missing_switch",
     "mock",
     "press_channel",
     "select",

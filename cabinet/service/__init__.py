@@ -21,6 +21,7 @@ __all__ = [
     "draw",
     "effects",
     "fame_page",
+    "fleet_page",
     "format",
     "input_page",
     "keys",

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from cabinet.service.bookkeeping import BookkeepingPage
 from cabinet.service.fame_page import HallOfFamePage
+from cabinet.service.fleet_page import FleetPage
 from cabinet.service.input_page import InputTestPage, RaceTestPage
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
 from cabinet.service.last_games import LastGamesPage
@@ -47,6 +48,7 @@ class MainPage(ListPage):
             Item(tr.t("service.main.bookkeeping"), select=_opener(menu, BookkeepingPage)),
             Item(tr.t("service.main.last_games"), select=_opener(menu, LastGamesPage)),
             Item(tr.t("service.main.hall_of_fame"), select=_opener(menu, HallOfFamePage)),
+            Item(tr.t("service.main.fleet"), select=_opener(menu, FleetPage)),
             Item(
                 tr.t("service.main.factory_reset"),
                 select=self._factory_reset(menu),

@@ -22,8 +22,16 @@ CABINET_TABLES = frozenset({"settings", "audit_groups", "audit_counters", "games
 """The tables that make an unmarked database the cabinet's (written before the mark)."""
 
 
+READERS_TABLE = "schema_readers"
+"""Where a newer schema says which older programs may still use it: the row
+``readable_from`` holds the oldest schema version that can (docs/storage.md)."""
+
+
 #: The schema, one script per version: ``MIGRATIONS[n]`` takes a database from version n
-#: to version n + 1 (``PRAGMA user_version``). Append, never edit a released script.
+#: to version n + 1 (``PRAGMA user_version``). Append, never edit a released script. Every
+#: step from the fourth on sets ``schema_readers.readable_from``: to what it was if the step
+#: only adds (older programs may go on using the file), to its own version if it changes
+#: what an older program reads.
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE settings (
@@ -66,15 +74,30 @@ MIGRATIONS: tuple[str, ...] = (
         game     INTEGER               -- the game that set it (games.id), if still kept
     );
     """,
+    f"""
+    CREATE TABLE outbox (              -- cabinet.storage.outbox: what waits for the fleet
+        seq    INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the key on the wire
+        kind   TEXT NOT NULL,          -- cabinet.storage.outbox.Kind value
+        at     TEXT NOT NULL,          -- ISO 8601 UTC, the cabinet's clock
+        synced INTEGER NOT NULL,       -- 1 if that clock was synchronised
+        body   TEXT NOT NULL           -- JSON
+    );
+    CREATE TABLE fleet (
+        name  TEXT PRIMARY KEY,        -- epoch, join.*, link.*, dropped.<kind>
+        value TEXT NOT NULL
+    );
+    INSERT INTO fleet (name, value) VALUES ('epoch', lower(hex(randomblob(8))));
+    CREATE TABLE button_silence (      -- cabinet.inputs.missing_switch
+        control TEXT PRIMARY KEY,      -- e.g. "p1.slot2"
+        games   INTEGER NOT NULL       -- games silent while its neighbours were pressed
+    );
+    CREATE TABLE IF NOT EXISTS {READERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+    INSERT OR REPLACE INTO {READERS_TABLE} (name, value) VALUES ('readable_from', 3);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The schema version this program writes."""
-
-
-READERS_TABLE = "schema_readers"
-"""Where a newer schema says which older programs may still use it: the row
-``readable_from`` holds the oldest schema version that can (docs/storage.md)."""
 
 
 def check_version(conn: sqlite3.Connection) -> None:

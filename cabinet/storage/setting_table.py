@@ -236,6 +236,17 @@ RECORDS_KEPT = WholeNumber(
     description="How many of the last games are kept for replay (older ones are deleted).",
 )
 
+MISSING_SWITCH_GAMES = WholeNumber(
+    name="missing_switch_games",
+    group=OPERATOR,
+    default=10,
+    low=3,
+    high=100,
+    unit="games",
+    description="A button nobody pressed in this many games, while the buttons beside it "
+    "were, is reported as a missing switch.",
+)
+
 # -- pricing ------------------------------------------------------------------------------
 
 FREE_PLAY = Switch(
@@ -447,6 +458,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     KEYBOARD_MAP,
     OPERATOR_PIN,
     RECORDS_KEPT,
+    MISSING_SWITCH_GAMES,
     HALL_OF_FAME,
     HALL_OF_FAME_SIZE,
     FREE_PLAY,

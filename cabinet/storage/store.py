@@ -23,18 +23,20 @@ from __future__ import annotations
 import copy
 import logging
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from cabinet.halloffame.board import Candidate, Category, FameBoard
 from cabinet.halloffame.places import StoredPlace
-from cabinet.storage import fame
+from cabinet.inputs.missing_switch import missing
+from cabinet.storage import fame, outbox, reports
 from cabinet.storage.audits import (
     AuditGroup,
     Audits,
     MoneyCounts,
     check_seats,
+    flat_counts,
     load_audits,
     write_audits,
 )
@@ -48,10 +50,11 @@ from cabinet.storage.database import (
     utc_now,
 )
 from cabinet.storage.money import load_money, write_money
+from cabinet.storage.outbox import Kind, clock_synced
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
-from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, RECORDS_KEPT
+from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, MISSING_SWITCH_GAMES, RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
 from game.record import MatchRecord
 from game.summary import GameSummary, Seat
@@ -69,9 +72,11 @@ class CabinetStore:
         *,
         wall_clock: WallClock = utc_now,
         problems: Sequence[StorageProblem] = (),
+        synced: Callable[[], bool] = clock_synced,
     ) -> None:
         self.db = db
         self._wall_clock = wall_clock
+        self._synced = synced
         settings, setting_problems = load_settings(db)
         self.settings: Settings = settings
         """The current settings; change them here, then :meth:`save` or
@@ -96,6 +101,9 @@ class CabinetStore:
             *fame_problems,
         ]
         """What went wrong opening the data, for the screen; already logged."""
+        self.silence: dict[str, int] = reports.silence(db.connection)
+        """Each button's count of games silent while its neighbours were pressed
+        (:mod:`cabinet.inputs.missing_switch`), as last committed."""
         self._uptime_mark_ns: int | None = None
 
     @classmethod
@@ -106,18 +114,20 @@ class CabinetStore:
         access: Access = Access.RUN,
         wall_clock: WallClock = utc_now,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
+        synced: Callable[[], bool] = clock_synced,
     ) -> CabinetStore:
         """Open the data directory's database (created if absent). For the cabinet
         (``RUN``, the default) this never fails: what it cannot use is set aside or read
         into memory and reported in :attr:`problems`. Commands that write (``WRITE``) or
         only read (``READ``) get a :class:`~cabinet.storage.problems.StorageError` instead
-        (:class:`~cabinet.storage.database.Access`)."""
+        (:class:`~cabinet.storage.database.Access`). ``synced`` says whether the wall clock
+        is synchronised (the fleet is told with each event)."""
         path = database_path(directory)
         db, problems = open_database(
             path, access=access, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
         )
         try:
-            return cls(db, wall_clock=wall_clock, problems=problems)
+            return cls(db, wall_clock=wall_clock, problems=problems, synced=synced)
         except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as exc:
             # Rows it cannot read even one by one: the file is damaged past that.
             db.close()
@@ -125,7 +135,7 @@ class CabinetStore:
             if access is not Access.RUN or db.in_memory:
                 raise StorageError(f"{path} is {reason}") from exc
             db, more = set_aside(path, reason, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s)
-            return cls(db, wall_clock=wall_clock, problems=[*problems, *more])
+            return cls(db, wall_clock=wall_clock, problems=[*problems, *more], synced=synced)
 
     @property
     def saving(self) -> bool:
@@ -189,11 +199,30 @@ class CabinetStore:
                     self.settings.get(RECORDS_KEPT),
                 )
                 write_audits(conn, self.audits)
+                entries = []
                 if places:
-                    fame.insert_entries(conn, places, self._wall_clock(), game_id, self.fame.size)
+                    entries = fame.insert_entries(
+                        conn, places, self._wall_clock(), game_id, self.fame.size
+                    )
+                at, synced, report = self._wall_clock(), self._synced(), reports.joined(conn)
+                silence = reports.count_silence(
+                    conn,
+                    record,
+                    checked,
+                    self.settings.get(MISSING_SWITCH_GAMES),
+                    at,
+                    synced,
+                    report,
+                )
+                if report:
+                    reports.game(conn, game_id, summary, checked, at, synced)
+                    for entry_id in entries:
+                        reports.fame_entry(conn, entry_id, at, synced)
+                    self._report_audits(conn)
         except BaseException:
             self.audits = before
             raise
+        self.silence = silence
         if places:
             self._reload_fame()
         return game_id
@@ -213,12 +242,18 @@ class CabinetStore:
         """Fill in an entry's initials, in one transaction."""
         with self.db.transaction() as conn:
             fame.set_initials(conn, entry_id, initials)
+            if reports.joined(conn):
+                reports.fame_entry(conn, entry_id, self._wall_clock(), self._synced())
         self._reload_fame()
 
     def clear_fame(self, category: Category | None = None) -> None:
         """Clear one category of the hall of fame, or all of it, in one transaction."""
         with self.db.transaction() as conn:
             fame.clear(conn, category)
+            if reports.joined(conn):
+                cleared = "all" if category is None else category.value
+                body = {"cleared": cleared}
+                reports.event(conn, Kind.FAME, body, self._wall_clock(), self._synced())
         self._reload_fame()
 
     def _reload_fame(self) -> None:
@@ -235,6 +270,10 @@ class CabinetStore:
             with self.db.transaction() as conn:
                 write_money(conn, counts)
                 write_audits(conn, self.audits)
+                if reports.joined(conn):
+                    delta = {} if counted is None else flat_counts(counted)
+                    reports.money(conn, counts, delta, self._wall_clock(), self._synced())
+                    self._report_audits(conn)
         except BaseException:
             self.audits = before
             raise
@@ -255,6 +294,7 @@ class CabinetStore:
                 write_settings(conn, self.settings)
                 prune_games(conn, self.settings.get(RECORDS_KEPT))
                 write_audits(conn, self.audits)
+                self._report_audits(conn)
         except BaseException:
             self.audits = before
             raise
@@ -275,6 +315,21 @@ class CabinetStore:
     def clear_audits(self, group: AuditGroup) -> None:
         """Zero a group's current counters and note when (lifetime totals stay); saved."""
         self._write_audits(lambda: self.audits.clear(group, self._wall_clock()))
+
+    @property
+    def missing_switches(self) -> list[str]:
+        """The buttons reported as missing switches (``p1.slot2``…): none pressed in
+        ``missing_switch_games`` games while their neighbours were."""
+        return missing(self.silence, self.settings.get(MISSING_SWITCH_GAMES))
+
+    def report(self, kind: Kind, body: Mapping[str, Any]) -> bool:
+        """Queue an event for the fleet (health, a fault, the door), in one transaction;
+        ``False`` when the cabinet is in no fleet (nothing queued)."""
+        with self.db.transaction() as conn:
+            if not reports.joined(conn):
+                return False
+            reports.event(conn, kind, body, self._wall_clock(), self._synced())
+        return True
 
     def close(self, now_ns: int | None = None) -> None:
         """Save the uptime (when ``now_ns`` is given) and close the database."""
@@ -298,6 +353,11 @@ class CabinetStore:
             change()
             with self.db.transaction() as conn:
                 write_audits(conn, self.audits)
+                self._report_audits(conn)
         except BaseException:
             self.audits = before
             raise
+
+    def _report_audits(self, conn: sqlite3.Connection) -> None:
+        if reports.joined(conn):
+            outbox.add_audits(conn, self._wall_clock(), self._synced())

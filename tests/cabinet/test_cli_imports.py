@@ -30,6 +30,7 @@ COMMANDS = [
     "doctor",
     "settings",
     "audits",
+    "fleet",
 ]
 COMMAND_MODULES = [f"cabinet.commands.{name}" for name in COMMANDS]
 

@@ -70,6 +70,8 @@ def test_help_lists_every_command(installed: Path) -> None:
         "firmware",
         "doctor",
         "settings",
+        "audits",
+        "fleet",
     ):
         assert command in done.stdout
 

@@ -67,7 +67,7 @@ def test_every_page_shows_a_help_line(cabinet: Cabinet) -> None:
                 cab.test() if test in ("Input test", "Race tester") else cab.p1(Button.PILE2)
                 assert cab.shown.title == "Tests", test
         cab.p1(Button.PILE2)
-    assert len(seen) == 7  # with Pricing and Hall of fame
+    assert len(seen) == 8  # with Pricing, Hall of fame and Fleet
 
 
 def test_confirm_starts_on_no(cabinet: Cabinet) -> None:

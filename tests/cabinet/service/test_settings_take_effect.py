@@ -67,6 +67,7 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "keyboard_map": ({"p1.slot1": "q"}, lambda c: "keyboard_map" in c.app.restart_needed),
     "operator_pin": ("1234", lambda c: _asks_for_pin(c)),
     "records_kept": (10, lambda c: c.store.records.count() == 10),
+    "missing_switch_games": (5, lambda c: _judges_missing_switches_at(c, 5)),
     "hall_of_fame": (False, lambda c: c.app.flow.settings.hall_of_fame is False),
     "hall_of_fame_size": (6, lambda c: c.store.fame.size == 6),
     "free_play": (False, lambda c: pricing(c).free_play is False),
@@ -149,3 +150,11 @@ def test_every_setting_is_on_a_page() -> None:
     listed = [*in_group(SettingGroup.GAME), *in_group(SettingGroup.CABINET)]
     listed += [*in_group(SettingGroup.OPERATOR), *in_group(SettingGroup.PRICING)]
     assert sorted(s.name for s in listed) == sorted(s.name for s in SETTINGS)
+
+
+def _judges_missing_switches_at(c: Any, games: int) -> bool:
+    """A button silent for ``games`` games is missing; one game fewer is not."""
+    c.store.silence["p1.slot2"] = games - 1
+    fewer = c.store.missing_switches
+    c.store.silence["p1.slot2"] = games
+    return fewer == [] and c.store.missing_switches == ["p1.slot2"]

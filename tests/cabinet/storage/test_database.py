@@ -12,7 +12,7 @@ import pytest
 from cabinet.storage.database import MIGRATIONS, SCHEMA_VERSION, migrate, open_database
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import DatabaseBusyError, ProblemKind
-from cabinet.storage.schema import READERS_TABLE
+from cabinet.storage.schema import READERS_TABLE, readable_from
 from cabinet.storage.setting_table import LANGUAGE, VOLUME
 from cabinet.storage.store import CabinetStore
 from tests.cabinet.clocks import WallClock
@@ -82,8 +82,10 @@ def _a_directory_in_its_place(path: Path) -> None:
 
 
 def _from_a_newer_program(path: Path) -> None:
+    """A newer program's step that older ones cannot read: it raised the mark."""
     with sqlite3.connect(path) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        conn.execute(f"UPDATE {READERS_TABLE} SET value = {SCHEMA_VERSION + 1}")
 
 
 @pytest.mark.parametrize(
@@ -176,9 +178,13 @@ def _marked_readable_from(readable: int) -> Callable[[Path], None]:
     def damage(path: Path) -> None:
         with sqlite3.connect(path) as conn:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-            conn.execute(f"CREATE TABLE {READERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER)")
-            conn.execute(f"INSERT INTO {READERS_TABLE} VALUES ('readable_from', ?)", (readable,))
-            conn.execute("CREATE TABLE outbox (seq INTEGER PRIMARY KEY)")  # what it added
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {READERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER)"
+            )
+            conn.execute(
+                f"INSERT OR REPLACE INTO {READERS_TABLE} VALUES ('readable_from', ?)", (readable,)
+            )
+            conn.execute("CREATE TABLE future_things (id INTEGER PRIMARY KEY)")  # what it added
 
     return damage
 
@@ -216,3 +222,14 @@ def test_a_newer_database_marked_for_newer_readers_only_is_still_set_aside(
     finally:
         again.close()
     assert list(data_dir.glob("*.bad-*"))
+
+
+def test_the_outbox_step_lets_the_program_before_it_keep_the_data() -> None:
+    """Schema 4 only added the outbox and the fleet's table: it marks schema 3 as able to
+    use it, so a rollback to a program before the fleet keeps the cabinet's data."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    migrate(conn)
+    assert readable_from(conn) == 3 and SCHEMA_VERSION == 4
+    epoch = conn.execute("SELECT value FROM fleet WHERE name = 'epoch'").fetchone()[0]
+    assert len(epoch) == 16 and int(epoch, 16) >= 0
+    conn.close()

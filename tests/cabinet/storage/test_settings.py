@@ -84,6 +84,7 @@ def test_the_table_has_every_item_of_the_game_and_cabinet_menus() -> None:
     assert [s.name for s in in_group(SettingGroup.OPERATOR)] == [
         "operator_pin",
         "records_kept",
+        "missing_switch_games",
         "hall_of_fame",
         "hall_of_fame_size",
     ]

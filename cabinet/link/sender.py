@@ -1,0 +1,477 @@
+"""The sender: the cabinet's outbox to its fleet over MQTT v5 (paho-mqtt), on a thread of
+the display process. No game, coin or frame waits on it: the outbox is written by the
+store's own transactions, and this thread only reads it, sends it and deletes what the
+fleet has acknowledged (docs/fleet.md, "What is guaranteed").
+
+- One persistent session: ``clean_start`` false, the cabinet's id as client id, a session
+  expiry of a week, QoS 1.
+- Batches (:class:`fleet.wire.Batch`) of the outbox in order, at most :attr:`Sender.window`
+  not yet acknowledged by the fleet; after a reconnection, or when the fleet has said
+  nothing for :attr:`Sender.resend_after_s` while batches wait, everything not
+  acknowledged is sent again (the fleet stores each event once, on its key).
+- A row is deleted only when the fleet's acknowledgement covers it: the retained message
+  on the cabinet's down topic, which ingest publishes after its database commit. The
+  broker's PUBACK is not enough (a broker killed outright loses what it held).
+- A retained ``online`` presence on connecting, a retained ``offline`` last will.
+- On failure it backs off, doubling from :attr:`Sender.backoff_min_s` to
+  :attr:`Sender.backoff_max_s`, with jitter from its seeded random.
+- A heartbeat (a health event) every :attr:`Sender.heartbeat_s`.
+
+The thread opens only outbound connections, and none at all while the cabinet is in no
+fleet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+import logging
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from cabinet.link import status as link_status
+from cabinet.storage import outbox
+from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
+from cabinet.storage.outbox import Kind, Row, clock_synced
+from fleet.join_file import Join
+from fleet.wire import (
+    MAX_BATCH_EVENTS,
+    MAX_MESSAGE_BYTES,
+    Batch,
+    Event,
+    Presence,
+    WireError,
+    ack_topic,
+    batch_topic,
+    parse_ack,
+    presence_payload,
+    presence_topic,
+)
+
+log = logging.getLogger("cabinet.link")
+
+SESSION_EXPIRY_S = 7 * 24 * 3600
+"""How long the broker keeps the cabinet's session while it is away."""
+
+
+def cabinet_version() -> str:
+    """The installed cabinet's version (``unknown`` when run from a source tree)."""
+    try:
+        return importlib.metadata.version("spit-cabinet")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+Health = Callable[[], Mapping[str, Any]]
+"""What the display adds to each heartbeat (the light board's state, the door…)."""
+
+
+@dataclass(slots=True)
+class _Sent:
+    last: int
+    at_s: float
+
+
+class Sender:
+    """Sends the outbox of the database at ``path`` to the fleet it names.
+
+    ``clock`` is monotonic seconds; ``rng`` draws the back-off's jitter; ``health`` adds
+    the display's part of each heartbeat. :meth:`start` runs it on a daemon thread,
+    :meth:`stop` ends it (the will says ``offline`` only when the link is lost, so a clean
+    stop publishes ``offline`` itself)."""
+
+    window = 8
+    """Batches sent and not yet acknowledged by the fleet."""
+    batch_events = 100
+    """Events per batch (at most :data:`fleet.wire.MAX_BATCH_EVENTS`)."""
+    resend_after_s = 60.0
+    backoff_min_s = 1.0
+    backoff_max_s = 120.0
+    keepalive_s = 60
+    heartbeat_s = 300.0
+    poll_s = 0.02
+    """How often the outbox is looked at for new rows (one ``PRAGMA data_version``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        version: str,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+        health: Health | None = None,
+        synced: Callable[[], bool] = clock_synced,
+    ) -> None:
+        self.path = path
+        self.version = version
+        self._clock = clock
+        self._rng = rng or random.Random()
+        self._health = health
+        self._synced = synced
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._client: mqtt.Client | None = None
+        self.join: Join | None = None
+        self._epoch = ""
+        self._connected = False
+        self._acked = 0
+        self._sent_through = 0
+        self._sent: list[_Sent] = []
+        self._data_version = -1
+        self._last_ack_s = 0.0
+        self._next_try_s = 0.0
+        self._backoff_s = self.backoff_min_s
+        self._next_heartbeat_s = 0.0
+        self._started_s = clock()
+        self._error = ""
+        self.batches_sent = 0
+        """Batches published since the start (resends included)."""
+
+    # -- the thread ----------------------------------------------------------------------
+
+    def start(self) -> bool:
+        """Start the thread, if the cabinet is in a fleet; ``False`` (and no thread, no
+        connection) when it is not."""
+        if not self.open():
+            return False
+        self._thread = threading.Thread(target=self._run, name="fleet-link", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Say ``offline``, disconnect and end the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+        else:
+            self.close()
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                self.step()
+        except Exception:  # the link must never take the cabinet down with it
+            log.exception("the fleet link stopped")
+        finally:
+            self.close()
+
+    # -- one step at a time (the tests drive these) --------------------------------------
+
+    def open(self) -> bool:
+        """Open the database and read the join; ``False`` when in no fleet."""
+        # Opened here, then used by the link's thread alone.
+        conn = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+        rows = outbox.fleet_values(conn)
+        join = Join.from_rows(rows)
+        if join is None:
+            conn.close()
+            return False
+        self._conn, self.join, self._epoch = conn, join, rows.get("epoch", "")
+        acked = rows.get(link_status.ACKED, "0")
+        self._acked = int(acked) if acked.isdigit() else 0
+        self._sent_through = self._acked
+        return True
+
+    def step(self) -> None:
+        """Connect if due, move the network, send what waits, beat the heart."""
+        now = self._clock()
+        client = self._client
+        if client is None or not self._connected:
+            if client is not None:
+                client.loop(timeout=0)  # a CONNACK on its way
+            if not self._connected and now >= self._next_try_s:
+                self._connect(now)
+            if not self._connected:
+                self._stop.wait(self.poll_s)
+                return
+            client = self._client
+        assert client is not None
+        code = client.loop(timeout=self.poll_s)
+        if code is not MQTTErrorCode.MQTT_ERR_SUCCESS and self._connected:
+            self._lost(f"the connection dropped ({mqtt.error_string(code)})")
+            return
+        if self._connected:
+            self._send(now)
+            if now >= self._next_heartbeat_s:
+                self._next_heartbeat_s = now + self.heartbeat_s
+                self._heartbeat(now)
+
+    def close(self) -> None:
+        """Say ``offline`` (when connected), disconnect, close the database."""
+        client, self._client = self._client, None
+        if client is not None:
+            if self._connected and self.join is not None:
+                info = client.publish(
+                    presence_topic(self.join.cabinet),
+                    presence_payload(Presence.OFFLINE, self.version),
+                    qos=1,
+                    retain=True,
+                )
+                deadline = self._clock() + 2.0
+                while not info.is_published() and self._clock() < deadline:
+                    if client.loop(timeout=0.05) is not MQTTErrorCode.MQTT_ERR_SUCCESS:
+                        break
+                client.disconnect()
+            with contextlib.suppress(OSError):
+                client.loop(timeout=0)
+        if self._connected:
+            self._set_connected(False)
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # -- connecting ----------------------------------------------------------------------
+
+    def _new_client(self, join: Join) -> mqtt.Client:
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=join.cabinet,
+            protocol=MQTTProtocolVersion.MQTTv5,
+        )
+        client.username_pw_set(join.cabinet, join.password)
+        client.tls_set_context(join.tls_context())
+        client.will_set(
+            presence_topic(join.cabinet),
+            presence_payload(Presence.OFFLINE, self.version),
+            qos=1,
+            retain=True,
+        )
+        client.connect_timeout = 10.0
+        client.on_connect = self._on_connect
+        client.on_message = self._on_message
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        return client
+
+    def _connect(self, now: float) -> None:
+        join = self.join
+        assert join is not None
+        if self._client is None:
+            self._client = self._new_client(join)
+        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        properties.SessionExpiryInterval = SESSION_EXPIRY_S
+        try:
+            self._client.connect(
+                join.host,
+                join.port,
+                keepalive=self.keepalive_s,
+                clean_start=False,
+                properties=properties,
+            )
+        except (OSError, ValueError) as exc:
+            self._failed(now, f"cannot reach {join.host}:{join.port}: {exc}")
+            return
+        # The CONNACK comes in the loop; wait for it here, a little at a time.
+        deadline = now + 10.0
+        while not self._connected and self._client is not None and not self._stop.is_set():
+            code = self._client.loop(timeout=0.05)
+            if code is not MQTTErrorCode.MQTT_ERR_SUCCESS or self._clock() > deadline:
+                if not self._error or self._clock() > deadline:
+                    self._failed(self._clock(), f"no answer from {join.host}:{join.port}")
+                else:
+                    self._failed(self._clock(), self._error)
+                return
+
+    def _failed(self, now: float, why: str) -> None:
+        if why != self._error:
+            log.warning("fleet link: %s", why)
+        self._error = why
+        self._write({link_status.ERROR: why})
+        if self._client is not None:
+            try:
+                self._client.disconnect()
+                self._client.loop(timeout=0)
+            except OSError:
+                pass
+            self._client = None
+        jitter = self._rng.uniform(0.5, 1.0)
+        self._next_try_s = now + self._backoff_s * jitter
+        self._backoff_s = min(self.backoff_max_s, self._backoff_s * 2)
+
+    def _lost(self, why: str) -> None:
+        self._set_connected(False)
+        self._failed(self._clock(), why)
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: object,
+        reason: Any,
+        properties: object,
+    ) -> None:
+        join = self.join
+        assert join is not None
+        if reason.is_failure:
+            self._error = f"the broker refused the cabinet ({reason})"
+            return
+        self._set_connected(True)
+        self._error = ""
+        self._write({link_status.ERROR: ""})
+        self._backoff_s = self.backoff_min_s
+        self._sent_through, self._sent = self._acked, []
+        self._last_ack_s = self._clock()
+        self._data_version = -1
+        client.subscribe(ack_topic(join.cabinet), qos=1)
+        client.publish(
+            presence_topic(join.cabinet),
+            presence_payload(Presence.ONLINE, self.version),
+            qos=1,
+            retain=True,
+        )
+        log.info("fleet link: connected to %s:%d", join.host, join.port)
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, properties: object
+    ) -> None:
+        if self._connected:
+            self._error = f"disconnected ({reason})"
+            self._set_connected(False)
+            self._next_try_s = self._clock() + self._backoff_s * self._rng.uniform(0.5, 1.0)
+
+    def _on_publish(
+        self, client: mqtt.Client, userdata: object, mid: int, reason: Any, properties: object
+    ) -> None:
+        if reason is not None and getattr(reason, "is_failure", False):
+            # Refused by the broker (its ACL): never acknowledged, so it stays queued.
+            self._error = f"the broker refused a message ({reason})"
+            self._write({link_status.ERROR: self._error})
+
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        try:
+            ack = parse_ack(bytes(message.payload))
+        except WireError as exc:
+            log.warning("fleet link: an acknowledgement it cannot read: %s", exc)
+            return
+        if ack.epoch != self._epoch or ack.through <= self._acked:
+            return
+        self._acked = ack.through
+        self._last_ack_s = self._clock()
+        self._sent = [s for s in self._sent if s.last > ack.through]
+        self._sent_through = max(self._sent_through, ack.through)
+        self._data_version = -1  # room in the window: look again
+        conn = self._conn
+        assert conn is not None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            outbox.forget_through(conn, ack.through)
+            outbox.set_fleet_values(conn, {link_status.ACKED: str(ack.through)})
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    # -- sending -------------------------------------------------------------------------
+
+    def _send(self, now: float) -> None:
+        conn, client, join = self._conn, self._client, self.join
+        assert conn is not None and client is not None and join is not None
+        if self._sent and now - self._last_ack_s > self.resend_after_s:
+            log.info(
+                "fleet link: no acknowledgement for %.0f s; sending again", self.resend_after_s
+            )
+            self._sent_through, self._sent = self._acked, []
+            self._last_ack_s = now
+            self._data_version = -1
+        if len(self._sent) >= self.window:
+            return
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version == self._data_version:
+            return
+        self._data_version = version
+        while len(self._sent) < self.window:
+            rows = outbox.pending(
+                conn, self._sent_through, min(self.batch_events, MAX_BATCH_EVENTS)
+            )
+            if not rows:
+                return
+            payload = self._batch(join, rows)
+            client.publish(batch_topic(join.cabinet), payload, qos=1)
+            self._sent_through = rows[-1].seq if len(rows) else self._sent_through
+            self._sent.append(_Sent(self._sent_through, now))
+            self.batches_sent += 1
+
+    def _batch(self, join: Join, rows: list[Row]) -> bytes:
+        """The next batch from ``rows``, cut until it fits a message."""
+        while True:
+            events = tuple(Event(r.seq, r.kind, r.at, r.synced, r.body) for r in rows)
+            batch = Batch(join.cabinet, self._epoch, self._sent_through + 1, rows[-1].seq, events)
+            payload = batch.dumps()
+            if len(payload) <= MAX_MESSAGE_BYTES // 2 or len(rows) == 1:
+                return payload
+            rows = rows[: len(rows) // 2]
+
+    def _heartbeat(self, now: float) -> None:
+        conn = self._conn
+        assert conn is not None
+        counters = dict(
+            conn.execute(
+                "SELECT name, lifetime FROM audit_counters WHERE name IN "
+                "('hardware.table_restarts', 'power.rollbacks', 'hardware.led_link_drops')"
+            ).fetchall()
+        )
+        body: dict[str, Any] = {
+            "version": self.version,
+            "uptime_s": round(now - self._started_s),
+            "table_restarts": int(counters.get("hardware.table_restarts", 0)),
+            "rollbacks": int(counters.get("power.rollbacks", 0)),
+            "led_link_drops": int(counters.get("hardware.led_link_drops", 0)),
+        }
+        if self._health is not None:
+            body.update(self._health())
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            outbox.add(conn, Kind.HEALTH, body, utc_now(), self._synced())
+            conn.execute("COMMIT")
+            self._data_version = -1  # its own commit does not move data_version
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    # -- the link's state, for fleet status ----------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    @property
+    def acked(self) -> int:
+        """The highest sequence number the fleet has acknowledged."""
+        return self._acked
+
+    def _set_connected(self, connected: bool) -> None:
+        self._connected = connected
+        self._write(
+            {
+                link_status.CONNECTED: "yes" if connected else "no",
+                link_status.SINCE: utc_now().strftime("%Y-%m-%dT%H:%M:%SZ"),
+            }
+        )
+
+    def _write(self, values: dict[str, str]) -> None:
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            outbox.set_fleet_values(conn, values)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            log.warning("fleet link: cannot note its state: %s", exc)

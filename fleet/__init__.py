@@ -1,0 +1,13 @@
+"""The fleet: a route of cabinets reporting to their operator over MQTT into PostgreSQL.
+
+:mod:`fleet.wire` is the wire format, standard library only, shared with the cabinet's
+link (``cabinet/link``), as the light board's codec is shared with its firmware. The rest
+is the fleet's service (``spit-fleet``: init, add-cabinet, revoke, ingest), installed with
+the ``fleet`` extra, so a cabinet installs none of its dependencies. See ``docs/fleet.md``.
+
+>>> from fleet.wire import ack_topic, batch_topic
+>>> batch_topic("bar-1"), ack_topic("bar-1")
+('spit/up/bar-1/events', 'spit/down/bar-1/ack')
+"""
+
+__all__ = ["authority", "broker", "cli", "ingest", "join_file", "schema", "store", "wire"]

@@ -1,0 +1,80 @@
+"""The fleet's PostgreSQL schema, one script per version (``fleet_schema.version``);
+``spit-fleet init`` and ingest bring a database up to :data:`SCHEMA_VERSION`.
+
+- ``cabinets``: each cabinet added, its location, and when it was revoked.
+- ``events``: every event a cabinet sent, once, on its key ``(cabinet, epoch, seq)``,
+  with the cabinet's time, whether its clock was synchronised, and ingest's receive time
+  (the one the day is counted by: the Pi has no RTC).
+- ``progress``: per cabinet and epoch, the highest sequence number stored with every one
+  before it (what the acknowledgement says); ``coverage``: batches stored beyond it.
+- ``presence``: each cabinet's last presence message.
+- ``rollups``: games and earnings per cabinet, day and week (``rollups_by_location``).
+- ``refused``: every message ingest refused, with its reason.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE cabinets (
+        name       text PRIMARY KEY,
+        location   text NOT NULL,
+        added_at   timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+    );
+    CREATE TABLE events (
+        cabinet     text NOT NULL REFERENCES cabinets (name),
+        epoch       text NOT NULL,
+        seq         bigint NOT NULL,
+        kind        text NOT NULL,
+        cabinet_at  text NOT NULL,
+        synced      boolean NOT NULL,
+        received_at timestamptz NOT NULL DEFAULT now(),
+        body        jsonb NOT NULL,
+        PRIMARY KEY (cabinet, epoch, seq)
+    );
+    CREATE INDEX events_by_kind ON events (cabinet, kind, received_at);
+    CREATE TABLE progress (
+        cabinet text NOT NULL,
+        epoch   text NOT NULL,
+        through bigint NOT NULL,
+        PRIMARY KEY (cabinet, epoch)
+    );
+    CREATE TABLE coverage (
+        cabinet text NOT NULL,
+        epoch   text NOT NULL,
+        first   bigint NOT NULL,
+        last    bigint NOT NULL,
+        PRIMARY KEY (cabinet, epoch, first)
+    );
+    CREATE TABLE presence (
+        cabinet text PRIMARY KEY,
+        state   text NOT NULL,
+        version text NOT NULL,
+        at      timestamptz NOT NULL
+    );
+    CREATE TABLE rollups (
+        cabinet        text NOT NULL,
+        period         text NOT NULL CHECK (period IN ('day', 'week')),
+        start          date NOT NULL,
+        games          bigint NOT NULL DEFAULT 0,
+        earnings_cents bigint NOT NULL DEFAULT 0,
+        coins          bigint NOT NULL DEFAULT 0,
+        PRIMARY KEY (cabinet, period, start)
+    );
+    CREATE VIEW rollups_by_location AS
+        SELECT c.location, r.period, r.start, sum(r.games) AS games,
+               sum(r.earnings_cents) AS earnings_cents, sum(r.coins) AS coins
+        FROM rollups r JOIN cabinets c ON c.name = r.cabinet
+        GROUP BY c.location, r.period, r.start;
+    CREATE TABLE refused (
+        id     bigserial PRIMARY KEY,
+        at     timestamptz NOT NULL DEFAULT now(),
+        topic  text NOT NULL,
+        size   integer NOT NULL,
+        reason text NOT NULL
+    );
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

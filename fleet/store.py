@@ -1,0 +1,213 @@
+"""The fleet's store in PostgreSQL (psycopg 3): every query parameterised, every batch in
+one transaction, stored insert-if-absent on its key (:mod:`fleet.schema` has the tables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from fleet.schema import MIGRATIONS, SCHEMA_VERSION
+from fleet.wire import Batch, Presence
+
+
+class CabinetState(StrEnum):
+    ACTIVE = "active"
+    REVOKED = "revoked"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """What storing one batch did."""
+
+    new: int
+    """Events it stored that were not there yet."""
+    through: int
+    """The highest sequence number stored with all before it (the acknowledgement)."""
+
+
+def connect(conninfo: str) -> psycopg.Connection[Any]:
+    """A connection to the fleet's database, its schema brought up to date."""
+    conn = psycopg.connect(conninfo, autocommit=False)
+    migrate(conn)
+    return conn
+
+
+def migrate(conn: psycopg.Connection[Any]) -> int:
+    """Bring the schema to :data:`SCHEMA_VERSION`, one transaction a step; returns the
+    version found."""
+    with conn.transaction():
+        conn.execute("CREATE TABLE IF NOT EXISTS fleet_schema (version integer NOT NULL)")
+        conn.execute("LOCK TABLE fleet_schema IN EXCLUSIVE MODE")
+        row = conn.execute("SELECT version FROM fleet_schema").fetchone()
+        if row is None:
+            conn.execute("INSERT INTO fleet_schema (version) VALUES (0)")
+        found = 0 if row is None else int(row[0])
+    for version in range(found, SCHEMA_VERSION):
+        with conn.transaction():
+            conn.execute(MIGRATIONS[version].encode())
+            conn.execute("UPDATE fleet_schema SET version = %s", (version + 1,))
+    conn.commit()
+    return found
+
+
+def add_cabinet(conn: psycopg.Connection[Any], name: str, location: str) -> None:
+    """Add a cabinet (or let a revoked one back in, at ``location``)."""
+    with conn.transaction():
+        conn.execute(
+            "INSERT INTO cabinets (name, location) VALUES (%s, %s) ON CONFLICT (name) "
+            "DO UPDATE SET location = excluded.location, revoked_at = NULL",
+            (name, location),
+        )
+    conn.commit()
+
+
+def revoke(conn: psycopg.Connection[Any], name: str) -> bool:
+    """Mark a cabinet revoked (ingest stores nothing more from it); ``False`` if unknown."""
+    with conn.transaction():
+        cursor = conn.execute(
+            "UPDATE cabinets SET revoked_at = now() WHERE name = %s AND revoked_at IS NULL",
+            (name,),
+        )
+    conn.commit()
+    return cursor.rowcount > 0
+
+
+def cabinet_state(conn: psycopg.Connection[Any], name: str) -> CabinetState:
+    row = conn.execute("SELECT revoked_at FROM cabinets WHERE name = %s", (name,)).fetchone()
+    conn.commit()
+    if row is None:
+        return CabinetState.UNKNOWN
+    return CabinetState.ACTIVE if row[0] is None else CabinetState.REVOKED
+
+
+_INSERT = """
+WITH incoming AS (
+    SELECT * FROM jsonb_to_recordset(%(events)s)
+        AS e(seq bigint, kind text, at text, synced boolean, body jsonb)
+), new AS (
+    INSERT INTO events (cabinet, epoch, seq, kind, cabinet_at, synced, body)
+    SELECT %(cabinet)s, %(epoch)s, seq, kind, at, synced, body FROM incoming
+    ON CONFLICT (cabinet, epoch, seq) DO NOTHING
+    RETURNING kind, body
+), periods AS (
+    SELECT 'day' AS period, current_date AS start
+    UNION ALL SELECT 'week', date_trunc('week', now())::date
+), counted AS (
+    INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
+    SELECT %(cabinet)s, p.period, p.start,
+           count(*) FILTER (WHERE n.kind = 'game'),
+           coalesce(sum((n.body -> 'counted' ->> 'earnings_cents')::bigint)
+                    FILTER (WHERE n.kind = 'money'), 0),
+           coalesce(sum(coalesce((n.body -> 'counted' ->> 'coins1')::bigint, 0)
+                        + coalesce((n.body -> 'counted' ->> 'coins2')::bigint, 0))
+                    FILTER (WHERE n.kind = 'money'), 0)
+    FROM new n CROSS JOIN periods p
+    GROUP BY p.period, p.start
+    ON CONFLICT (cabinet, period, start) DO UPDATE SET
+        games = rollups.games + excluded.games,
+        earnings_cents = rollups.earnings_cents + excluded.earnings_cents,
+        coins = rollups.coins + excluded.coins
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM counted)
+"""
+
+
+def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
+    """Store ``batch``'s events not stored yet and move its cabinet's progress, in one
+    transaction. Returns what it stored and the acknowledgement to publish after."""
+    events = [e.to_json() for e in batch.events]
+    key = {"cabinet": batch.cabinet, "epoch": batch.epoch}
+    with conn.transaction():
+        (new, _) = conn.execute(_INSERT, {**key, "events": Jsonb(events)}).fetchone() or (0, 0)
+        conn.execute(
+            "INSERT INTO progress (cabinet, epoch, through) VALUES (%(cabinet)s, %(epoch)s, 0) "
+            "ON CONFLICT DO NOTHING",
+            key,
+        )
+        (through,) = conn.execute(
+            "SELECT through FROM progress WHERE cabinet = %(cabinet)s AND epoch = %(epoch)s "
+            "FOR UPDATE",
+            key,
+        ).fetchone() or (0,)
+        if batch.last > through:
+            conn.execute(
+                "INSERT INTO coverage (cabinet, epoch, first, last) "
+                "VALUES (%(cabinet)s, %(epoch)s, %(first)s, %(last)s) "
+                "ON CONFLICT (cabinet, epoch, first) "
+                "DO UPDATE SET last = greatest(coverage.last, excluded.last)",
+                {**key, "first": batch.first, "last": batch.last},
+            )
+            ranges = conn.execute(
+                "SELECT first, last FROM coverage WHERE cabinet = %(cabinet)s AND "
+                "epoch = %(epoch)s ORDER BY first",
+                key,
+            ).fetchall()
+            for first, last in ranges:
+                if first > through + 1:
+                    break
+                through = max(through, int(last))
+            conn.execute(
+                "DELETE FROM coverage WHERE cabinet = %(cabinet)s AND epoch = %(epoch)s AND "
+                "last <= %(through)s",
+                {**key, "through": through},
+            )
+            conn.execute(
+                "UPDATE progress SET through = %(through)s WHERE cabinet = %(cabinet)s AND "
+                "epoch = %(epoch)s",
+                {**key, "through": through},
+            )
+    conn.commit()
+    return Stored(int(new), int(through))
+
+
+def record_presence(
+    conn: psycopg.Connection[Any], cabinet: str, state: Presence, version: str
+) -> None:
+    with conn.transaction():
+        conn.execute(
+            "INSERT INTO presence (cabinet, state, version, at) VALUES (%s, %s, %s, now()) "
+            "ON CONFLICT (cabinet) DO UPDATE SET state = excluded.state, "
+            "version = excluded.version, at = excluded.at",
+            (cabinet, state.value, version),
+        )
+    conn.commit()
+
+
+def refuse(conn: psycopg.Connection[Any], topic: str, size: int, reason: str) -> None:
+    """Note a refused message."""
+    with conn.transaction():
+        conn.execute(
+            "INSERT INTO refused (topic, size, reason) VALUES (%s, %s, %s)",
+            (topic[:200], size, reason[:500]),
+        )
+    conn.commit()
+
+
+# -- what the fleet knows, for its reports and the tests ----------------------------------
+
+
+def counts(conn: psycopg.Connection[Any], cabinet: str) -> dict[str, int]:
+    """Events stored per kind for ``cabinet``."""
+    rows = conn.execute(
+        "SELECT kind, count(*) FROM events WHERE cabinet = %s GROUP BY kind", (cabinet,)
+    ).fetchall()
+    conn.commit()
+    return {str(k): int(n) for k, n in rows}
+
+
+def latest(conn: psycopg.Connection[Any], cabinet: str, kind: str) -> dict[str, Any] | None:
+    """The body of ``cabinet``'s newest ``kind`` event (by epoch's first sight, then seq)."""
+    row = conn.execute(
+        "SELECT body FROM events WHERE cabinet = %s AND kind = %s "
+        "ORDER BY received_at DESC, seq DESC LIMIT 1",
+        (cabinet, kind),
+    ).fetchone()
+    conn.commit()
+    return None if row is None else dict(row[0])

@@ -1,0 +1,251 @@
+"""The real parts the fleet's tests run: a PostgreSQL cluster and a Mosquitto broker of
+their own, on loopback, started and stopped (and killed) by the tests, and ingest as a
+process of its own. Each waits for its part to answer, with a deadline, never a sleep
+that makes something happen."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+
+from fleet import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(what: str, check: Callable[[], bool], timeout_s: float = 30.0) -> None:
+    """Poll ``check`` until it holds; fail the test after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def _pg_bin(name: str) -> str:
+    found = shutil.which(name)
+    candidates = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    if candidates:
+        return str(candidates[-1])
+    if found:
+        return found
+    raise AssertionError(f"PostgreSQL's {name} is not installed (.ci/run installs postgresql)")
+
+
+class Postgres:
+    """A PostgreSQL cluster of its own, on a free loopback port (as the ``postgres``
+    user when the tests run as root: PostgreSQL refuses root)."""
+
+    def __init__(self) -> None:
+        # Its own folder under /tmp, which the postgres user can reach (a test's tmp_path
+        # is its owner's alone).
+        self.folder = Path(tempfile.mkdtemp(prefix="spit-fleet-pg-"))
+        self.port = free_port()
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user is not None:
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.folder, entry.pw_uid, entry.pw_gid)
+        self.data = self.folder / "data"
+        self._run(
+            [
+                _pg_bin("initdb"),
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ]
+        )
+        self.start()
+
+    def close(self) -> None:
+        with contextlib.suppress(AssertionError):
+            self.stop("immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _run(self, command: list[str]) -> None:
+        done = subprocess.run(
+            command, capture_output=True, text=True, user=self.user, cwd=self.folder, check=False
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"{command[0]} failed: {done.stderr or done.stdout}")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._run(
+            [
+                _pg_bin("pg_ctl"),
+                "-D",
+                str(self.data),
+                "-o",
+                options,
+                "-l",
+                str(self.folder / "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
+        )
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run([_pg_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop"])
+
+    def conninfo(self, dbname: str = "postgres") -> str:
+        return f"host=127.0.0.1 port={self.port} user=postgres dbname={dbname} connect_timeout=5"
+
+    def new_database(self, name: str) -> str:
+        with psycopg.connect(self.conninfo(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self.conninfo(name)
+
+
+class Broker:
+    """Mosquitto on the fleet's configuration in ``folder``, in the foreground."""
+
+    def __init__(self, folder: Path, port: int) -> None:
+        self.folder = folder
+        self.port = port
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / "broker.log"
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                ["mosquitto", "-c", str(self.folder / "mosquitto.conf")],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_for("the broker's port", self._listening, 15)
+
+    def _listening(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise AssertionError(f"mosquitto exited: {self.log.read_text()[-2000:]}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+            return True
+        return False
+
+    def signal(self, sig: signal.Signals) -> None:
+        assert self.process is not None
+        self.process.send_signal(sig)
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class IngestProcess:
+    """``spit-fleet ingest`` as a process of its own."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / "ingest.log"
+
+    def start(self) -> None:
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "fleet.cli", "ingest", "--dir", str(self.folder)],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+        wait_for("ingest to subscribe", lambda: "subscribed" in self._log_text(), 30)
+
+    def _log_text(self) -> str:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise AssertionError(f"ingest exited: {self.log.read_text()[-3000:]}")
+        return self.log.read_text()
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait()
+        # The next start looks for its own "subscribed" line.
+        self.log.rename(self.log.with_suffix(f".{time.monotonic_ns()}.log"))
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def init_fleet(folder: Path, database: str, port: int) -> None:
+    """``spit-fleet init`` for a fleet on loopback."""
+    code = cli.main(
+        [
+            "init",
+            "--dir",
+            str(folder),
+            "--name",
+            "Test Route",
+            "--host",
+            "localhost",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--database",
+            database,
+            "--broker-user",
+            "root" if os.geteuid() == 0 else pwd.getpwuid(os.geteuid()).pw_name,
+        ]
+    )
+    assert code == 0
+
+
+@contextlib.contextmanager
+def running(*parts: Broker | IngestProcess) -> Iterator[None]:
+    """Start ``parts`` in order; stop them in reverse, whatever happens."""
+    started: list[Broker | IngestProcess] = []
+    try:
+        for part in parts:
+            part.start()
+            started.append(part)
+        yield
+    finally:
+        for part in reversed(started):
+            part.stop()

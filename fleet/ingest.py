@@ -22,6 +22,8 @@ import ssl
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,18 @@ log = logging.getLogger("fleet.ingest")
 SESSION_EXPIRY_S = 14 * 24 * 3600
 
 
+class IngestStep(StrEnum):
+    """Where ingest is with a batch, for a checkpoint (the fault tests stop it there)."""
+
+    COMMITTED = "committed"
+    """Stored in PostgreSQL; the acknowledgement not yet published."""
+    ACKED = "acked"
+
+
+def _nothing(step: IngestStep) -> None:
+    pass
+
+
 class Ingest:
     """Ingest for the fleet in ``folder`` (``host``/``port``: where to reach its broker,
     default the first host of its configuration)."""
@@ -61,6 +75,7 @@ class Ingest:
         port: int | None = None,
         database: str | None = None,
         client_id: str = INGEST_USER,
+        checkpoint: Callable[[IngestStep], None] = _nothing,
     ) -> None:
         config = FleetConfig.load(folder)
         self.folder = folder
@@ -68,6 +83,7 @@ class Ingest:
         self.port = port or config.port
         self.database = database or config.database
         self.client_id = client_id
+        self.checkpoint = checkpoint
         self.refused: Counter[str] = Counter()
         """Messages refused, by the first words of their reason."""
         self.stored = 0
@@ -173,12 +189,14 @@ class Ingest:
             self._refuse(db, topic, len(payload), str(exc))
             return None
         stored = store.store_batch(db, batch)
+        self.checkpoint(IngestStep.COMMITTED)
         self.stored += stored.new
         self.duplicates += len(batch.events) - stored.new
         ack = Ack(batch.epoch, stored.through)
         if self._client is not None:
             self._client.publish(ack_topic(cabinet), ack.dumps(), qos=1, retain=True)
             self.acks += 1
+            self.checkpoint(IngestStep.ACKED)
         return ack
 
     def _refuse(self, db: psycopg.Connection[Any], topic: str, size: int, reason: str) -> None:

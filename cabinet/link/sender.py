@@ -102,6 +102,9 @@ class Sender:
     heartbeat_s = 300.0
     poll_s = 0.02
     """How often the outbox is looked at for new rows (one ``PRAGMA data_version``)."""
+    ack_grace_s = 0.5
+    """After subscribing, how long to wait for the retained acknowledgement before sending
+    (so a reconnection does not resend what the fleet already has)."""
 
     def __init__(
         self,
@@ -136,6 +139,7 @@ class Sender:
         self._next_heartbeat_s = 0.0
         self._started_s = clock()
         self._error = ""
+        self._send_from_s: float | None = None
         self.batches_sent = 0
         """Batches published since the start (resends included)."""
 
@@ -327,6 +331,8 @@ class Sender:
         self._sent_through, self._sent = self._acked, []
         self._last_ack_s = self._clock()
         self._data_version = -1
+        self._send_from_s = None
+        client.on_subscribe = self._on_subscribe
         client.subscribe(ack_topic(join.cabinet), qos=1)
         client.publish(
             presence_topic(join.cabinet),
@@ -335,6 +341,12 @@ class Sender:
             retain=True,
         )
         log.info("fleet link: connected to %s:%d", join.host, join.port)
+
+    def _on_subscribe(
+        self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, properties: object
+    ) -> None:
+        # The retained acknowledgement, if any, follows the SUBACK.
+        self._send_from_s = self._clock() + self.ack_grace_s
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: object, reason: Any, properties: object
@@ -358,7 +370,11 @@ class Sender:
         except WireError as exc:
             log.warning("fleet link: an acknowledgement it cannot read: %s", exc)
             return
-        if ack.epoch != self._epoch or ack.through <= self._acked:
+        if ack.epoch != self._epoch:
+            return
+        if self._send_from_s is not None:
+            self._send_from_s = min(self._send_from_s, self._clock())
+        if ack.through <= self._acked:
             return
         self._acked = ack.through
         self._last_ack_s = self._clock()
@@ -381,6 +397,8 @@ class Sender:
     def _send(self, now: float) -> None:
         conn, client, join = self._conn, self._client, self.join
         assert conn is not None and client is not None and join is not None
+        if self._send_from_s is None or now < self._send_from_s:
+            return
         if self._sent and now - self._last_ack_s > self.resend_after_s:
             log.info(
                 "fleet link: no acknowledgement for %.0f s; sending again", self.resend_after_s

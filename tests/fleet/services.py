@@ -172,15 +172,16 @@ class Broker:
 class IngestProcess:
     """``spit-fleet ingest`` as a process of its own."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *module: str) -> None:
         self.folder = folder
+        self.module = module or ("fleet.cli", "ingest", "--dir", str(folder))
         self.process: subprocess.Popen[bytes] | None = None
         self.log = folder / "ingest.log"
 
     def start(self) -> None:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "fleet.cli", "ingest", "--dir", str(self.folder)],
+                [sys.executable, "-m", *self.module],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=ROOT,
@@ -198,7 +199,10 @@ class IngestProcess:
         assert self.process is not None
         self.process.kill()
         self.process.wait()
-        # The next start looks for its own "subscribed" line.
+        self.set_log_aside()
+
+    def set_log_aside(self) -> None:
+        """The next start looks for its own "subscribed" line."""
         self.log.rename(self.log.with_suffix(f".{time.monotonic_ns()}.log"))
 
     def stop(self) -> None:

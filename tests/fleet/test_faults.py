@@ -1,0 +1,196 @@
+"""Faults on the way: each ends with nothing lost and nothing counted twice, checked
+against the cabinets' own books (the real broker, database, ingest and sender)."""
+
+from __future__ import annotations
+
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
+
+from cabinet.link.status import read_status
+from cabinet.storage.outbox import pending
+from fleet.join_file import read_join
+from fleet.wire import Batch, Event, batch_topic
+from tests.fleet.cabinets import Cabinet
+from tests.fleet.conftest import Route
+from tests.fleet.services import ROOT, IngestProcess, Postgres, running, wait_for
+
+
+def assert_books_match(route: Route, cabinet: Cabinet, name: str) -> None:
+    """The fleet holds every game and coin of the cabinet's books, once each."""
+    wait_for(f"{name}'s outbox to empty", lambda: cabinet.queued() == 0, 60)
+    assert route.stored(name, "game") == cabinet.games
+    assert route.stored(name, "money") == cabinet.coins
+    with route.db() as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(earnings_cents), 0), coalesce(sum(games), 0) FROM rollups "
+            "WHERE cabinet = %s AND period = 'week'",
+            (name,),
+        ).fetchone()
+    assert row is not None
+    earned, games = row
+    assert (earned, games) == (cabinet.earnings_cents(), cabinet.games)  # none twice
+
+
+def play_some(cabinet: Cabinet, rng: random.Random, n: int) -> None:
+    for _ in range(n):
+        if rng.random() < 0.3:
+            cabinet.play(seed=rng.randrange(20))
+        else:
+            cabinet.coin(rng.choice((1, 2)))
+
+
+def test_the_broker_killed_and_restarted_during_a_burst(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    rng = random.Random(1)
+    with running(route.broker, route.ingest):
+        sender = cabinet.sender()
+        sender.start()
+        play_some(cabinet, rng, 40)
+        route.broker.kill()  # SIGKILL: what it held in memory is gone
+        play_some(cabinet, rng, 40)
+        route.broker.start()
+        play_some(cabinet, rng, 20)
+        try:
+            assert_books_match(route, cabinet, "bar-1")
+        finally:
+            sender.stop()
+
+
+def test_the_broker_down_for_a_whole_day_of_play(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    sender = cabinet.sender()
+    sender.start()  # no broker: it backs off and keeps trying
+    try:
+        play_some(cabinet, random.Random(2), 300)  # a day: about 90 games and 210 coins
+        status = lambda: read_status(cabinet.store.db.connection)  # noqa: E731
+        wait_for("a failed attempt", lambda: "cannot reach" in status().error)
+        assert not status().connected
+        assert cabinet.queued() >= 300
+        with running(route.broker, route.ingest):
+            assert_books_match(route, cabinet, "bar-1")
+    finally:
+        sender.stop()
+
+
+def test_the_broker_stopped_silently_a_partition(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    rng = random.Random(3)
+    with running(route.broker, route.ingest):
+        sender = cabinet.sender()
+        sender.start()
+        try:
+            play_some(cabinet, rng, 20)
+            wait_for("the first events through", lambda: cabinet.queued() == 0)
+            route.broker.signal(signal.SIGSTOP)  # no FIN, no RST: silence
+            play_some(cabinet, rng, 30)
+            wait_for("the sender to notice", lambda: not sender.connected, 30)
+            route.broker.signal(signal.SIGCONT)
+            play_some(cabinet, rng, 10)
+            assert_books_match(route, cabinet, "bar-1")
+        finally:
+            sender.stop()
+
+
+def test_a_cabinet_killed_while_sending_at_seeded_moments(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    rng = random.Random(4)
+    with running(route.broker, route.ingest):
+        for _round in range(4):
+            play_some(cabinet, rng, 40)
+            link = subprocess.Popen(
+                [sys.executable, "-m", "tests.fleet.sender_process", str(cabinet.path)],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+            )
+            assert link.stdout is not None and link.stdout.readline() == b"sending\n"
+            time.sleep(rng.uniform(0.0, 0.3))  # the seeded moment it dies
+            link.kill()
+            link.wait()
+        sender = cabinet.sender()
+        sender.start()
+        try:
+            assert_books_match(route, cabinet, "bar-1")
+        finally:
+            sender.stop()
+
+
+def test_ingest_killed_between_its_commit_and_its_acknowledgement(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    play_some(cabinet, random.Random(5), 50)
+    crashing = IngestProcess(route.folder, "tests.fleet.ingest_process", str(route.folder), "1")
+    with running(route.broker):
+        sender = cabinet.sender()
+        sender.batch_events = 10
+        crashing.start()
+        sender.start()
+        try:
+            assert crashing.process is not None
+            crashing.process.wait(30)
+            assert "killed between commit and ack" in crashing.log.read_text()
+            assert route.stored("bar-1") > 0  # the fleet has it; the cabinet was not told
+            assert cabinet.queued() > 0
+            crashing.set_log_aside()
+            with running(route.ingest):  # comes again, stored once, acknowledged
+                assert_books_match(route, cabinet, "bar-1")
+        finally:
+            sender.stop()
+
+
+def test_postgresql_restarted(route: Route, postgres: Postgres) -> None:
+    cabinet = route.cabinet("bar-1")
+    rng = random.Random(6)
+    with running(route.broker, route.ingest):
+        sender = cabinet.sender()
+        sender.start()
+        try:
+            play_some(cabinet, rng, 30)
+            postgres.stop("fast")
+            play_some(cabinet, rng, 30)
+            postgres.start()
+            play_some(cabinet, rng, 10)
+            assert_books_match(route, cabinet, "bar-1")
+        finally:
+            sender.stop()
+
+
+def test_duplicate_deliveries_are_stored_once(route: Route) -> None:
+    cabinet = route.cabinet("bar-1")
+    play_some(cabinet, random.Random(7), 30)
+    rows = pending(cabinet.store.db.connection, 0, 1000)
+    epoch = cabinet.store.db.connection.execute(
+        "SELECT value FROM fleet WHERE name = 'epoch'"
+    ).fetchone()[0]
+    join = read_join(route.root / "bar-1.join.json")
+    events = tuple(Event(r.seq, r.kind, r.at, r.synced, r.body) for r in rows)
+    whole = Batch("bar-1", epoch, 1, rows[-1].seq, events)
+    half = Batch("bar-1", epoch, 1, events[14].seq, events[:15])
+    with running(route.broker, route.ingest):
+        duplicate = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id="bar-1", protocol=MQTTProtocolVersion.MQTTv5
+        )
+        duplicate.username_pw_set("bar-1", join.password)
+        duplicate.tls_set_context(join.tls_context())
+        duplicate.connect("localhost", route.port)
+        duplicate.loop_start()
+        try:
+            for batch in (half, whole, half, whole, whole):
+                duplicate.publish(batch_topic("bar-1"), batch.dumps(), qos=1).wait_for_publish(10)
+            wait_for("all of it stored", lambda: route.stored("bar-1") == len(rows))
+        finally:
+            duplicate.loop_stop()
+            duplicate.disconnect()
+        sender = cabinet.sender()
+        sender.start()  # the retained acknowledgement empties the outbox at once
+        try:
+            wait_for("the outbox to empty", lambda: cabinet.queued() == 0)
+            wait_for("its heartbeat", lambda: route.stored("bar-1", "health") == 1)
+            assert sender.batches_sent == 1  # the heartbeat alone: nothing sent again
+        finally:
+            sender.stop()
+    assert_books_match(route, cabinet, "bar-1")

@@ -97,12 +97,14 @@ per_listener_settings false
 allow_anonymous false
 password_file {folder / "passwd"}
 acl_file {folder / "acl"}
-use_username_as_clientid true
 user {config.broker_user}
 pid_file {folder / "mosquitto.pid"}
 
-# TLS only: no plain-TCP listener at all.
+# TLS only: no plain-TCP listener at all. A listener's own options (this one too) must
+# come after its "listener" line: before it, they make Mosquitto open a plain listener on
+# 1883 of its own (the tests check that only this port listens).
 listener {config.port}{bind}
+use_username_as_clientid true
 cafile {folder / "ca.pem"}
 certfile {folder / "server.pem"}
 keyfile {folder / "server.key"}

@@ -165,6 +165,10 @@ class Ingest:
                 if self._db is not None:
                     self._db.close()
                 self._db = self._connect_db()
+            except Exception:  # a bug must not stop ingest: said, counted, and passed by
+                log.exception("ingest failed on a message on %s", message.topic[:80])
+                self.refused["internal error"] += 1
+                break
         else:
             return  # stopping: not acknowledged, so it comes again
         client.ack(message.mid, message.qos)

@@ -201,7 +201,7 @@ def _event(value: object, first: int, last: int) -> Event:
     if not first <= seq <= last:
         raise WireError(f"event {seq} lies outside its batch {first}..{last}")
     kind, at, synced, body = value["kind"], value["at"], value["synced"], value["body"]
-    if kind not in EVENT_KINDS:
+    if not isinstance(kind, str) or kind not in EVENT_KINDS:
         raise WireError(f"unknown event kind {str(kind)[:20]!r}")
     if not isinstance(at, str) or len(at) > 40:
         raise WireError("an event's time is not a short text")

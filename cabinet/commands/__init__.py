@@ -15,6 +15,7 @@ __all__ = [
     "cli",
     "deployment",
     "doctor",
+    "doctor_fleet",
     "doctor_input",
     "durations",
     "findings",

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cabinet.commands.doctor_fleet import check_fleet, check_missing_switches
 from cabinet.commands.doctor_input import check_input
 from cabinet.commands.findings import Finding, Severity
 from cabinet.inputs.select import (
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
         lambda: check_wiring(args.wiring),
         lambda: check_data_dir(args.data_dir),
         lambda: check_money(args.data_dir),
+        lambda: check_missing_switches(args.data_dir),
+        lambda: check_fleet(args.data_dir),
         lambda: check_display(stored_display_backend(args.data_dir)),
         check_sound,
         lambda: check_lights(args.lights),

@@ -1,0 +1,105 @@
+"""``doctor``'s checks of the fleet link and of the missing switches (read only; the link
+check opens one TLS connection to the broker, and only when the cabinet is in a fleet)."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cabinet.commands.findings import Finding, Severity
+from cabinet.storage.paths import data_dir, database_path
+
+if TYPE_CHECKING:
+    from cabinet.storage.store import CabinetStore
+
+TIMEOUT_S = 5.0
+
+
+def _store(path: str | Path | None) -> CabinetStore:
+    from cabinet.storage.database import Access
+    from cabinet.storage.store import CabinetStore
+
+    return CabinetStore.open(data_dir(path), access=Access.READ)
+
+
+def check_fleet(path: str | Path | None) -> Finding:
+    """The link to the operator's fleet: joined or not, the broker reachable over TLS,
+    what waits and what the outbox dropped."""
+    if not database_path(data_dir(path)).exists():
+        return Finding("fleet", Severity.OK, "no database yet: in no fleet, no connection")
+    from cabinet.link.status import read_status
+    from cabinet.storage.problems import StorageError
+
+    try:
+        store = _store(path)
+    except StorageError as exc:
+        return Finding("fleet", Severity.FAIL, str(exc), "see docs/troubleshooting.md")
+    try:
+        state = read_status(store.db.connection)
+    finally:
+        store.close()
+    join = state.join
+    if join is None:
+        return Finding("fleet", Severity.OK, "in no fleet: the cabinet opens no connection")
+    where = f"{join.host}:{join.port}"
+    detail = (
+        f"{join.fleet} as {join.cabinet}; {state.queued} queued, last acknowledged {state.acked}"
+    )
+    try:
+        with (
+            socket.create_connection((join.host, join.port), TIMEOUT_S) as raw,
+            join.tls_context().wrap_socket(raw, server_hostname=join.host),
+        ):
+            pass
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        return Finding(
+            "fleet",
+            Severity.FAIL,
+            f"{detail}; the broker {where} cannot be reached over TLS ({exc})",
+            "check the network and the broker's address; the cabinet keeps everything "
+            "until it can send it (docs/fleet.md, troubleshooting)",
+        )
+    dropped = sum(state.dropped.values())
+    if dropped:
+        return Finding(
+            "fleet",
+            Severity.WARN,
+            f"{detail}; the outbox dropped {dropped} event(s) to stay in bounds",
+            "totals stay exact; the detail of old events is gone (docs/fleet.md)",
+        )
+    if state.error:
+        return Finding(
+            "fleet", Severity.WARN, f"{detail}; broker {where} reachable; last error: {state.error}"
+        )
+    return Finding("fleet", Severity.OK, f"{detail}; broker {where} reachable over TLS")
+
+
+def check_missing_switches(path: str | Path | None) -> Finding:
+    """Buttons nobody pressed in ``missing_switch_games`` games while their neighbours
+    were: a dead microswitch or a loose wire."""
+    if not database_path(data_dir(path)).exists():
+        return Finding("missing switches", Severity.OK, "no games yet")
+    from cabinet.storage.problems import StorageError
+    from cabinet.storage.setting_table import MISSING_SWITCH_GAMES
+
+    try:
+        store = _store(path)
+    except StorageError as exc:
+        return Finding("missing switches", Severity.FAIL, str(exc), "see docs/troubleshooting.md")
+    try:
+        missing = store.missing_switches
+        games = store.settings.get(MISSING_SWITCH_GAMES)
+    finally:
+        store.close()
+    if not missing:
+        return Finding("missing switches", Severity.OK, "every button is pressed when played")
+    return Finding(
+        "missing switches",
+        Severity.WARN,
+        f"{', '.join(missing)}: not pressed in {games} or more games while the buttons beside "
+        "them were",
+        "check each one's microswitch and wiring with the service menu's input test "
+        "(docs/wiring.md)",
+    )

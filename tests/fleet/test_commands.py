@@ -1,0 +1,87 @@
+"""``spit-cabinet fleet join|status|leave`` and ``doctor``'s fleet and missing-switch
+checks, on a real join file from ``spit-fleet add-cabinet`` and a real broker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cabinet.commands.cli import main
+from cabinet.commands.doctor_fleet import check_fleet, check_missing_switches
+from cabinet.commands.findings import Severity
+from cabinet.storage.store import CabinetStore
+from tests.fleet.conftest import Route
+from tests.fleet.services import running
+
+
+def test_join_status_and_leave(
+    route: Route, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = str(tmp_path / "cab")
+    join_file = route.add_cabinet("bar-3", "Cinema Nova")
+    capsys.readouterr()
+    assert main(["fleet", "status", "--data-dir", data]) == 0
+    assert "fleet: none (the cabinet opens no connection)" in capsys.readouterr().out
+    assert main(["fleet", "join", str(join_file), "--data-dir", data]) == 0
+    assert "joined fleet 'Test Route' as bar-3 at Cinema Nova" in capsys.readouterr().out
+    store = CabinetStore.open(Path(data))
+    store.save_audits()  # one event queued
+    store.close()
+    assert main(["fleet", "status", "--json", "--data-dir", data]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["cabinet"] == "bar-3" and state["queued"] == 1 and state["connected"] is False
+    assert main(["fleet", "leave", "--data-dir", data]) == 0
+    assert "1 event(s) not yet sent were discarded" in capsys.readouterr().out
+    assert main(["fleet", "status", "--data-dir", data]) == 0
+    assert "fleet: none" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("not json", "not JSON"),
+        ('{"format": "other"}', "is not a join file"),
+        ('{"format": "spit-fleet-join", "version": 9}', "version 9"),
+    ],
+)
+def test_a_bad_join_file_is_refused_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    bad = tmp_path / "join.json"
+    bad.write_text(text)
+    assert main(["fleet", "join", str(bad), "--data-dir", str(tmp_path / "cab")]) == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_join_file_with_a_bad_certificate_is_refused(
+    route: Route, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    join_file = route.add_cabinet("bar-4")
+    data = json.loads(join_file.read_text())
+    data["ca"] = "-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n"
+    join_file.write_text(json.dumps(data))
+    assert main(["fleet", "join", str(join_file), "--data-dir", str(tmp_path / "cab")]) == 2
+    assert "its CA certificate cannot be used" in capsys.readouterr().err
+
+
+def test_doctor_checks_the_link(route: Route) -> None:
+    cabinet = route.cabinet("bar-5")
+    data = cabinet.data_dir
+    down = check_fleet(data)
+    assert down.severity is Severity.FAIL and "cannot be reached over TLS" in down.detail
+    with running(route.broker):
+        up = check_fleet(data)
+    assert up.severity is Severity.OK and "reachable over TLS" in up.detail
+    assert check_fleet(route.root / "elsewhere").severity is Severity.OK
+
+
+def test_doctor_says_a_missing_switch(tmp_path: Path) -> None:
+    store = CabinetStore.open(tmp_path)
+    assert check_missing_switches(tmp_path).severity is Severity.OK
+    with store.db.transaction() as conn:
+        conn.execute("INSERT INTO button_silence (control, games) VALUES ('p2.slot4', 12)")
+    store.close()
+    finding = check_missing_switches(tmp_path)
+    assert finding.severity is Severity.WARN and finding.detail.startswith("p2.slot4")

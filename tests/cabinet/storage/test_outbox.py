@@ -73,9 +73,11 @@ def test_snapshots_replace_the_unsent_one_before(joined: CabinetStore) -> None:
     assert sorted(_kinds(joined)) == ["audits", "health"]
 
 
-def test_past_its_bound_it_drops_detail_first_and_keeps_the_totals(joined: CabinetStore) -> None:
+def test_past_its_bound_it_drops_detail_first_and_keeps_the_totals(
+    joined: CabinetStore, wall_clock: WallClock
+) -> None:
     conn = joined.db.connection
-    at = joined._wall_clock()  # noqa: SLF001
+    at = wall_clock()
     with joined.db.transaction() as tx:
         for n in range(1, 31):
             outbox.add(tx, Kind.MONEY, {"counts": {"coins1": n}, "counted": {}}, at, True, limit=20)

@@ -105,6 +105,8 @@ pid_file {folder / "mosquitto.pid"}
 # 1883 of its own (the tests check that only this port listens).
 listener {config.port}{bind}
 use_username_as_clientid true
+# Small messages, each waited for: no Nagle delay on the broker's side either.
+set_tcp_nodelay true
 cafile {folder / "ca.pem"}
 certfile {folder / "server.pem"}
 keyfile {folder / "server.key"}

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import psycopg
 
@@ -65,32 +66,40 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_cabinet(args: argparse.Namespace) -> int:
-    folder: Path = args.dir
-    config = FleetConfig.load(folder)
-    name = check_name(args.name)
+def add_cabinet(
+    folder: Path, config: FleetConfig, conn: psycopg.Connection[Any], name: str, location: str
+) -> Join:
+    """Add cabinet ``name`` to the fleet: its row, its broker password, the ACL; returns
+    its join (the broker is not reloaded here)."""
+    name = check_name(name)
     if name == INGEST_USER:
         raise FleetError(f"{INGEST_USER!r} is ingest's own name; choose another")
-    conn = store.connect(config.database)
-    try:
-        store.add_cabinet(conn, name, args.location)
-    finally:
-        conn.close()
+    store.add_cabinet(conn, name, location)
     password = broker.set_password(folder, name)
     broker.write_acl(folder)
-    join = Join(
+    return Join(
         fleet=config.name,
         cabinet=name,
-        location=args.location,
+        location=location,
         host=config.hosts[0],
         port=config.port,
         password=password,
         ca=(folder / "ca.pem").read_text(),
     )
-    out: Path = args.out or folder / "joins" / f"{name}.json"
+
+
+def _add_cabinet(args: argparse.Namespace) -> int:
+    folder: Path = args.dir
+    config = FleetConfig.load(folder)
+    conn = store.connect(config.database)
+    try:
+        join = add_cabinet(folder, config, conn, args.name, args.location)
+    finally:
+        conn.close()
+    out: Path = args.out or folder / "joins" / f"{join.cabinet}.json"
     broker.write_private(out, join_file_text(join), 0o600)
     reloaded = broker.reload_broker(folder)
-    print(f"cabinet {name} added at {args.location}; its join file: {out}")
+    print(f"cabinet {join.cabinet} added at {args.location}; its join file: {out}")
     print("on the cabinet: spit-cabinet fleet join FILE")
     if not reloaded:
         print("the broker is not running from this folder: start it (or reload it) to let it in")

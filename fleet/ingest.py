@@ -18,6 +18,7 @@ publishes the cabinet's acknowledgement, retained, on its down topic.
 from __future__ import annotations
 
 import logging
+import socket
 import ssl
 import threading
 import time
@@ -151,6 +152,9 @@ class Ingest:
         if reason.is_failure:
             log.error("the broker refused ingest: %s", reason)
             return
+        sock = client.socket()
+        if isinstance(sock, (socket.socket, ssl.SSLSocket)):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle on acks
         client.subscribe(UP_FILTER, qos=1)
         log.info("ingest: subscribed to %s", UP_FILTER)
         self.ready.set()

@@ -260,6 +260,7 @@ def _start_link(store: CabinetStore, cleanup: contextlib.ExitStack) -> None:
 
     sender = Sender(store.path, version=cabinet_version())
     if sender.start():
+        store.db.committed.append(sender.wake)  # what a commit queues goes out at once
         cleanup.callback(sender.stop)
         log.info("fleet link: reporting to %s", sender.join.host if sender.join else "?")
 

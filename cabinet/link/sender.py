@@ -27,7 +27,10 @@ import contextlib
 import importlib.metadata
 import logging
 import random
+import select
+import socket
 import sqlite3
+import ssl
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -100,8 +103,10 @@ class Sender:
     backoff_max_s = 120.0
     keepalive_s = 60
     heartbeat_s = 300.0
-    poll_s = 0.02
-    """How often the outbox is looked at for new rows (one ``PRAGMA data_version``)."""
+    poll_s = 1.0
+    """How often the outbox is looked at for rows written by another process (one
+    ``PRAGMA data_version``); a commit in this process wakes the link at once
+    (:meth:`wake`)."""
     ack_grace_s = 0.5
     """After subscribing, how long to wait for the retained acknowledgement before sending
     (so a reconnection does not resend what the fleet already has)."""
@@ -123,6 +128,9 @@ class Sender:
         self._health = health
         self._synced = synced
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
         self._thread: threading.Thread | None = None
         self._conn: sqlite3.Connection | None = None
         self._client: mqtt.Client | None = None
@@ -154,9 +162,16 @@ class Sender:
         self._thread.start()
         return True
 
+    def wake(self) -> None:
+        """Look at the outbox now (any thread may call it: the store calls it after each
+        commit, :attr:`cabinet.storage.database.Database.committed`)."""
+        with contextlib.suppress(BlockingIOError, OSError):
+            self._wake_w.send(b"\0")
+
     def stop(self, timeout_s: float = 5.0) -> None:
         """Say ``offline``, disconnect and end the thread."""
         self._stop.set()
+        self.wake()
         if self._thread is not None:
             self._thread.join(timeout_s)
             self._thread = None
@@ -184,6 +199,8 @@ class Sender:
         join = Join.from_rows(rows)
         if join is None:
             conn.close()
+            self._wake_r.close()
+            self._wake_w.close()
             return False
         self._conn, self.join, self._epoch = conn, join, rows.get("epoch", "")
         acked = rows.get(link_status.ACKED, "0")
@@ -201,11 +218,11 @@ class Sender:
             if not self._connected and now >= self._next_try_s:
                 self._connect(now)
             if not self._connected:
-                self._stop.wait(self.poll_s)
+                self._stop.wait(min(self.poll_s, max(0.0, self._next_try_s - self._clock())))
                 return
             client = self._client
         assert client is not None
-        code = client.loop(timeout=self.poll_s)
+        code = self._network(client, self.poll_s)
         if code is not MQTTErrorCode.MQTT_ERR_SUCCESS and self._connected:
             self._lost(f"the connection dropped ({mqtt.error_string(code)})")
             return
@@ -214,6 +231,33 @@ class Sender:
             if now >= self._next_heartbeat_s:
                 self._next_heartbeat_s = now + self.heartbeat_s
                 self._heartbeat(now)
+
+    def _network(self, client: mqtt.Client, timeout: float) -> MQTTErrorCode:
+        """paho's loop, with the link's own wake-up among what it waits for."""
+        sock = client.socket()
+        if sock is None:
+            return MQTTErrorCode.MQTT_ERR_NO_CONN
+        pending = sock.pending() if isinstance(sock, ssl.SSLSocket) else 0
+        writing = [sock] if client.want_write() else []
+        try:
+            readable, _, _ = select.select(
+                [sock, self._wake_r], writing, [], 0 if pending else timeout
+            )
+        except (OSError, ValueError):
+            return MQTTErrorCode.MQTT_ERR_CONN_LOST
+        if self._wake_r in readable:
+            with contextlib.suppress(BlockingIOError, OSError):
+                self._wake_r.recv(4096)
+            self._data_version = -1
+        if sock in readable or pending:
+            code = client.loop_read()
+            if code is not MQTTErrorCode.MQTT_ERR_SUCCESS:
+                return code
+        if client.want_write():
+            code = client.loop_write()
+            if code is not MQTTErrorCode.MQTT_ERR_SUCCESS:
+                return code
+        return client.loop_misc()
 
     def close(self) -> None:
         """Say ``offline`` (when connected), disconnect, close the database."""
@@ -238,6 +282,8 @@ class Sender:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._wake_r.close()
+        self._wake_w.close()
 
     # -- connecting ----------------------------------------------------------------------
 
@@ -324,6 +370,10 @@ class Sender:
         if reason.is_failure:
             self._error = f"the broker refused the cabinet ({reason})"
             return
+        sock = client.socket()
+        if isinstance(sock, (socket.socket, ssl.SSLSocket)):
+            # Small messages, one at a time: Nagle would hold each for the last one's ACK.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._set_connected(True)
         self._error = ""
         self._write({link_status.ERROR: ""})

@@ -105,6 +105,9 @@ class Database:
         self.path = path
         self.read_from = read_from
         """For a database read into memory (``path`` ``None``), the file it was read from."""
+        self.committed: list[Callable[[], None]] = []
+        """Called after each commit of :meth:`transaction` (the fleet link's wake-up: what
+        the commit queued goes out at once, not at the link's next look)."""
 
     @property
     def in_memory(self) -> bool:
@@ -132,6 +135,8 @@ class Database:
             if isinstance(exc, sqlite3.Error):
                 raise _write_error(exc) from exc
             raise
+        for call in self.committed:
+            call()
 
     def pragma(self, name: str) -> object:
         """One PRAGMA's value, e.g. ``pragma("journal_mode")`` → ``"wal"``."""

@@ -113,9 +113,16 @@ def _game_body() -> dict[str, object]:
 def worker(paths_file: Path) -> int:
     """A process of cabinets: one sender each, started when told (a line on stdin), then
     says when every outbox is empty."""
+    import logging
+
     from cabinet.link.sender import Sender
     from cabinet.storage import outbox
 
+    logging.basicConfig(
+        filename=paths_file.with_suffix(".log"),
+        level=logging.INFO,
+        format="%(asctime)s %(threadName)s %(message)s",
+    )
     paths = [Path(p) for p in paths_file.read_text().split()]
     senders = []
     for path in paths:
@@ -181,7 +188,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
 
     work = Path(tempfile.mkdtemp(prefix="spit-fleet-bench-"))
-    cluster = Postgres()
+    cluster = Postgres(fsync=True)  # as a fleet's server runs it
     result: dict[str, object] = {"machine": machine(), "cabinets": args.cabinets}
     processes: list[subprocess.Popen[str]] = []
     try:

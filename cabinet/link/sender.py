@@ -107,6 +107,7 @@ class Sender:
     """How often the outbox is looked at for rows written by another process (one
     ``PRAGMA data_version``); a commit in this process wakes the link at once
     (:meth:`wake`)."""
+    connack_timeout_s = 10.0
     ack_grace_s = 0.5
     """After subscribing, how long to wait for the retained acknowledgement before sending
     (so a reconnection does not resend what the fleet already has)."""
@@ -147,6 +148,7 @@ class Sender:
         self._next_heartbeat_s = 0.0
         self._started_s = clock()
         self._error = ""
+        self._refused = ""
         self._send_from_s: float | None = None
         self.batches_sent = 0
         """Batches published since the start (resends included)."""
@@ -213,9 +215,7 @@ class Sender:
         now = self._clock()
         client = self._client
         if client is None or not self._connected:
-            if client is not None:
-                client.loop(timeout=0)  # a CONNACK on its way
-            if not self._connected and now >= self._next_try_s:
+            if now >= self._next_try_s:
                 self._connect(now)
             if not self._connected:
                 self._stop.wait(min(self.poll_s, max(0.0, self._next_try_s - self._clock())))
@@ -311,12 +311,12 @@ class Sender:
     def _connect(self, now: float) -> None:
         join = self.join
         assert join is not None
-        if self._client is None:
-            self._client = self._new_client(join)
+        self._drop_client()  # every attempt on a client (and a socket) of its own
+        client = self._client = self._new_client(join)
         properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         properties.SessionExpiryInterval = SESSION_EXPIRY_S
         try:
-            self._client.connect(
+            client.connect(
                 join.host,
                 join.port,
                 keepalive=self.keepalive_s,
@@ -326,29 +326,47 @@ class Sender:
         except (OSError, ValueError) as exc:
             self._failed(now, f"cannot reach {join.host}:{join.port}: {exc}")
             return
-        # The CONNACK comes in the loop; wait for it here, a little at a time.
-        deadline = now + 10.0
-        while not self._connected and self._client is not None and not self._stop.is_set():
-            code = self._client.loop(timeout=0.05)
-            if code is not MQTTErrorCode.MQTT_ERR_SUCCESS or self._clock() > deadline:
-                if not self._error or self._clock() > deadline:
-                    self._failed(self._clock(), f"no answer from {join.host}:{join.port}")
-                else:
-                    self._failed(self._clock(), self._error)
+        # The CONNACK comes in the loop; wait for it here, a little at a time, counting from
+        # when the connection (and TLS) is up.
+        deadline = self._clock() + self.connack_timeout_s
+        self._refused = ""
+        while not self._connected and not self._stop.is_set():
+            code = client.loop(timeout=0.05)
+            if self._connected:
                 return
+            if self._refused:
+                self._failed(self._clock(), self._refused)
+                return
+            if code is not MQTTErrorCode.MQTT_ERR_SUCCESS:
+                why = (
+                    f"the connection closed before the broker answered ({mqtt.error_string(code)})"
+                )
+                self._failed(self._clock(), why)
+                return
+            if self._clock() > deadline:
+                self._failed(self._clock(), f"no answer from {join.host}:{join.port}")
+                return
+
+    def _drop_client(self) -> None:
+        """Let the client go, its socket closed for good (a socket left open would hold the
+        cabinet's session on the broker)."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        with contextlib.suppress(OSError):
+            client.disconnect()
+            client.loop(timeout=0)
+        sock = client.socket()
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.close()
 
     def _failed(self, now: float, why: str) -> None:
         if why != self._error:
             log.warning("fleet link: %s", why)
         self._error = why
         self._write({link_status.ERROR: why})
-        if self._client is not None:
-            try:
-                self._client.disconnect()
-                self._client.loop(timeout=0)
-            except OSError:
-                pass
-            self._client = None
+        self._drop_client()
         jitter = self._rng.uniform(0.5, 1.0)
         self._next_try_s = now + self._backoff_s * jitter
         self._backoff_s = min(self.backoff_max_s, self._backoff_s * 2)
@@ -368,7 +386,7 @@ class Sender:
         join = self.join
         assert join is not None
         if reason.is_failure:
-            self._error = f"the broker refused the cabinet ({reason})"
+            self._refused = f"the broker refused the cabinet ({reason})"
             return
         sock = client.socket()
         if isinstance(sock, (socket.socket, ssl.SSLSocket)):

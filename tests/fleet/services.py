@@ -54,7 +54,8 @@ class Postgres:
     """A PostgreSQL cluster of its own, on a free loopback port (as the ``postgres``
     user when the tests run as root: PostgreSQL refuses root)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, fsync: bool = False) -> None:
+        self.fsync = fsync
         # Its own folder under /tmp, which the postgres user can reach (a test's tmp_path
         # is its owner's alone).
         self.folder = Path(tempfile.mkdtemp(prefix="spit-fleet-pg-"))
@@ -93,7 +94,9 @@ class Postgres:
             raise AssertionError(f"{command[0]} failed: {done.stderr or done.stdout}")
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
+        if not self.fsync:  # the tests' data is thrown away: no need to wait on the disk
+            options += " -c fsync=off"
         self._run(
             [
                 _pg_bin("pg_ctl"),

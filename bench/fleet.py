@@ -226,7 +226,9 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         fleet_broker.reload_broker(folder)
         result["setup_seconds"] = round(time.monotonic() - t0, 1)
         # All at once.
-        shares = [paths[w : args.cabinets : args.workers] for w in range(args.workers)]
+        workers = max(1, -(-args.cabinets // args.per_worker))
+        shares = [paths[w : args.cabinets : workers] for w in range(workers)]
+        result["workers"] = workers
         for w, share in enumerate(shares):
             listing = work / f"worker-{w}.txt"
             listing.write_text("\n".join(str(p) for p in share))
@@ -364,7 +366,13 @@ def main() -> int:
     parser.add_argument("--cabinets", type=int, default=500)
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--games-a-day", type=int, default=20)
-    parser.add_argument("--workers", type=int, default=4, help="processes the cabinets run in")
+    parser.add_argument(
+        "--per-worker",
+        type=int,
+        default=50,
+        help="cabinets per process (each client holds about seven descriptors, and paho's "
+        "select() takes none numbered past 1023)",
+    )
     parser.add_argument("--latency-events", type=int, default=300)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--timeout", type=float, default=1800.0)

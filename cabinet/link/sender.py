@@ -76,8 +76,11 @@ def cabinet_version() -> str:
         return "unknown"
 
 
-Health = Callable[[], Mapping[str, Any]]
-"""What the display adds to each heartbeat (the light board's state, the door…)."""
+Watch = Callable[[], Mapping[str, str]]
+"""The display's parts the link watches, read from its thread: ``door`` (``open`` or
+``closed``) and ``light_board`` (``connected``, ``lost`` or ``none``). A change is
+queued (a ``door`` event; the light board lost or back, a ``fault``), and the heartbeat
+carries the current states."""
 
 
 @dataclass(slots=True)
@@ -89,8 +92,8 @@ class _Sent:
 class Sender:
     """Sends the outbox of the database at ``path`` to the fleet it names.
 
-    ``clock`` is monotonic seconds; ``rng`` draws the back-off's jitter; ``health`` adds
-    the display's part of each heartbeat. :meth:`start` runs it on a daemon thread,
+    ``clock`` is monotonic seconds; ``rng`` draws the back-off's jitter; ``watch`` reads
+    the door and the light board (:data:`Watch`). :meth:`start` runs it on a daemon thread,
     :meth:`stop` ends it (the will says ``offline`` only when the link is lost, so a clean
     stop publishes ``offline`` itself)."""
 
@@ -119,14 +122,16 @@ class Sender:
         version: str,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
-        health: Health | None = None,
+        watch: Watch | None = None,
         synced: Callable[[], bool] = clock_synced,
     ) -> None:
         self.path = path
         self.version = version
         self._clock = clock
         self._rng = rng or random.Random()
-        self._health = health
+        self._watch = watch
+        self._watched: dict[str, str] = {}
+        self._next_watch_s = 0.0
         self._synced = synced
         self._stop = threading.Event()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -213,6 +218,9 @@ class Sender:
     def step(self) -> None:
         """Connect if due, move the network, send what waits, beat the heart."""
         now = self._clock()
+        if self._watch is not None and now >= self._next_watch_s:
+            self._next_watch_s = now + 1.0
+            self._observe(self._watch())
         client = self._client
         if client is None or not self._connected:
             if now >= self._next_try_s:
@@ -275,8 +283,9 @@ class Sender:
                     if client.loop(timeout=0.05) is not MQTTErrorCode.MQTT_ERR_SUCCESS:
                         break
                 client.disconnect()
-            with contextlib.suppress(OSError):
-                client.loop(timeout=0)
+            if client.socket() is not None:
+                with contextlib.suppress(OSError):
+                    client.loop(timeout=0)
         if self._connected:
             self._set_connected(False)
         if self._conn is not None:
@@ -302,6 +311,7 @@ class Sender:
             retain=True,
         )
         client.connect_timeout = 10.0
+        client.enable_logger(logging.getLogger("cabinet.link.mqtt"))
         client.on_connect = self._on_connect
         client.on_message = self._on_message
         client.on_disconnect = self._on_disconnect
@@ -355,7 +365,8 @@ class Sender:
             return
         with contextlib.suppress(OSError):
             client.disconnect()
-            client.loop(timeout=0)
+            if client.socket() is not None:
+                client.loop(timeout=0)
         sock = client.socket()
         if sock is not None:
             with contextlib.suppress(OSError):
@@ -518,16 +529,33 @@ class Sender:
             "rollbacks": int(counters.get("power.rollbacks", 0)),
             "led_link_drops": int(counters.get("hardware.led_link_drops", 0)),
         }
-        if self._health is not None:
-            body.update(self._health())
+        body.update(self._watched)
+        self._queue(Kind.HEALTH, body)
+
+    def _observe(self, seen: Mapping[str, str]) -> None:
+        """Queue what changed since the last look (the first look sets the baseline)."""
+        for name, state in seen.items():
+            was = self._watched.get(name)
+            self._watched[name] = state
+            if was is None or was == state:
+                continue
+            if name == "door":
+                self._queue(Kind.DOOR, {"state": state})
+            elif name == "light_board" and "lost" in (was, state):
+                fault = "raised" if state == "lost" else "cleared"
+                self._queue(Kind.FAULT, {"fault": "light_board_lost", "state": fault})
+
+    def _queue(self, kind: Kind, body: Mapping[str, Any]) -> None:
+        conn = self._conn
+        assert conn is not None
         conn.execute("BEGIN IMMEDIATE")
         try:
-            outbox.add(conn, Kind.HEALTH, body, utc_now(), self._synced())
+            outbox.add(conn, kind, body, utc_now(), self._synced())
             conn.execute("COMMIT")
-            self._data_version = -1  # its own commit does not move data_version
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        self._data_version = -1  # its own commit does not move data_version
 
     # -- the link's state, for fleet status ----------------------------------------------
 

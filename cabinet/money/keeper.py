@@ -29,7 +29,7 @@ from typing import TypeVar
 
 from cabinet.inputs.controls import SERVICE
 from cabinet.inputs.debounce import OperatorEdge, SwitchStuck
-from cabinet.money.coins import Coin, CoinDetector, CoinError, CoinEvent
+from cabinet.money.coins import Coin, CoinDetector, CoinError, CoinErrorKind, CoinEvent
 from cabinet.money.ledger import Ledger, LedgerError
 from cabinet.money.meter import MeterPulser
 from cabinet.money.outputs import CoinLines, NoLines
@@ -271,7 +271,11 @@ class MoneyKeeper:
 
     def _coin_error(self, error: CoinError) -> None:
         counted = MoneyCounts(coin_errors1=int(error.mech == 1), coin_errors2=int(error.mech == 2))
-        self._commit(self.ledger.coin_error(), counted)  # logged once committed
+        # A line held low is a fault the fleet is told of, in the same transaction.
+        fault = None
+        if error.kind is CoinErrorKind.HELD_LOW:
+            fault = {"fault": "coin_line_held_low", "state": "raised", "mech": error.mech}
+        self._commit(self.ledger.coin_error(), counted, fault)  # logged once committed
         length = "held low" if error.length_ns is None else f"{error.length_ns / 1e6:.1f} ms"
         log.warning("coin %d: no coin (%s, %s)", error.mech, error.kind.value, length)
 
@@ -337,13 +341,18 @@ class MoneyKeeper:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _commit(self, ledger: Ledger, counted: MoneyCounts | None = None) -> None:
+    def _commit(
+        self,
+        ledger: Ledger,
+        counted: MoneyCounts | None = None,
+        fault: Mapping[str, object] | None = None,
+    ) -> None:
         try:
             ledger.check()
         except LedgerError:  # a bug: say so loudly, and keep every coin all the same
             log.exception("the money counts disagree")
         try:
-            self.store.commit_money(ledger.as_rows(), counted)
+            self.store.commit_money(ledger.as_rows(), counted, fault=fault)
         except StorageError:
             # The coin was taken: it is credited all the same, kept in memory, and no
             # more coins are let in until the cabinet saves again.

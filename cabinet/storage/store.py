@@ -259,10 +259,17 @@ class CabinetStore:
     def _reload_fame(self) -> None:
         self.fame, _ = fame.load_board(self.db, self.settings.get(HALL_OF_FAME_SIZE))
 
-    def commit_money(self, counts: Mapping[str, int], counted: MoneyCounts | None = None) -> None:
+    def commit_money(
+        self,
+        counts: Mapping[str, int],
+        counted: MoneyCounts | None = None,
+        *,
+        fault: Mapping[str, object] | None = None,
+    ) -> None:
         """Make ``counts`` the money counts and count ``counted`` in the audits, in one
         transaction: when it returns, both survive a power cut; when it raises, neither
-        changed (in the file or here)."""
+        changed (in the file or here). ``fault``: a fault it came with (a coin line held
+        low), for the fleet."""
         before = copy.deepcopy(self.audits)
         try:
             if counted is not None:
@@ -273,6 +280,8 @@ class CabinetStore:
                 if reports.joined(conn):
                     delta = {} if counted is None else flat_counts(counted)
                     reports.money(conn, counts, delta, self._wall_clock(), self._synced())
+                    if fault is not None:
+                        reports.event(conn, Kind.FAULT, fault, self._wall_clock(), self._synced())
                     self._report_audits(conn)
         except BaseException:
             self.audits = before

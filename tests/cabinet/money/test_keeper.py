@@ -311,3 +311,22 @@ def test_any_sequence_keeps_the_invariants_and_the_audits_agree(
             assert stored_ledger(data) == committed(store)
     finally:
         store.close()
+
+
+def test_a_coin_line_held_low_is_a_fault_for_the_fleet_in_its_transaction(tmp_path: Path) -> None:
+    from cabinet.link import membership
+    from cabinet.storage.outbox import pending
+    from fleet.join_file import Join
+
+    store = paid(CabinetStore.open(tmp_path))
+    with store.db.transaction() as conn:
+        membership.join(conn, Join("Route", "bar-1", "Bar", "localhost", 8883, "pw", "ca"))
+    keeper = MoneyKeeper(store)
+    assert keeper.take([OperatorEdge(COIN2, True, T)]) == []
+    keeper.tick(T + 2_000 * MS)  # far longer than any coin: the line is held low
+    rows = [(r.kind, r.body) for r in pending(store.db.connection, 0, 100)]
+    faults = [body for kind, body in rows if kind == "fault"]
+    assert faults == [{"fault": "coin_line_held_low", "state": "raised", "mech": 2}]
+    money = [body for kind, body in rows if kind == "money"]
+    assert money[-1]["counted"] == {"coin_errors2": 1}
+    store.close()

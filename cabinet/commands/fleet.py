@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,14 +32,20 @@ def register(subparsers: Any) -> None:
     join = sub.add_parser("join", help="join the fleet named in a join file (from the stick)")
     join.add_argument("file", type=Path, help="the join file spit-fleet add-cabinet wrote")
     add_data_dir_option(join)
-    join.set_defaults(func=_join)
+    join.set_defaults(func=run, action=_join)
     status = sub.add_parser("status", help="connected or not, queued, last acknowledged")
     status.add_argument("--json", action="store_true", help="print one JSON object")
     add_data_dir_option(status)
-    status.set_defaults(func=_status)
+    status.set_defaults(func=run, action=_status)
     leave = sub.add_parser("leave", help="leave the fleet (what is queued is discarded)")
     add_data_dir_option(leave)
-    leave.set_defaults(func=_leave)
+    leave.set_defaults(func=run, action=_leave)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The action asked for: join, status or leave."""
+    action: Callable[[argparse.Namespace], int] = args.action
+    return action(args)
 
 
 def _open(args: argparse.Namespace, access: Access) -> CabinetStore | None:

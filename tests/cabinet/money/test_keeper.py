@@ -173,7 +173,11 @@ def test_a_failed_commit_still_credits_the_coin_and_locks_out(
     keeper = MoneyKeeper(store, lines=lines)
     assert lines.accepting
 
-    def full(counts: Mapping[str, int], counted: MoneyCounts | None = None) -> None:
+    def full(
+        counts: Mapping[str, int],
+        counted: MoneyCounts | None = None,
+        fault: Mapping[str, object] | None = None,
+    ) -> None:
         raise StorageError("database or disk is full")
 
     monkeypatch.setattr(store, "commit_money", full)

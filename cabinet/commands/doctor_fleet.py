@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import socket
 import ssl
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cabinet.commands.findings import Finding, Severity
 from cabinet.storage.paths import data_dir, database_path
@@ -14,14 +15,26 @@ from cabinet.storage.paths import data_dir, database_path
 if TYPE_CHECKING:
     from cabinet.storage.store import CabinetStore
 
+T = TypeVar("T")
+
 TIMEOUT_S = 5.0
 
 
-def _store(path: str | Path | None) -> CabinetStore:
+def _read(path: str | Path | None, check: str, read: Callable[[CabinetStore], T]) -> T | Finding:
+    """``read`` of the books in ``path``, opened read only; a finding instead when they
+    cannot be opened."""
     from cabinet.storage.database import Access
+    from cabinet.storage.problems import StorageError
     from cabinet.storage.store import CabinetStore
 
-    return CabinetStore.open(data_dir(path), access=Access.READ)
+    try:
+        store = CabinetStore.open(data_dir(path), access=Access.READ)
+    except StorageError as exc:
+        return Finding(check, Severity.FAIL, str(exc), "see docs/troubleshooting.md")
+    try:
+        return read(store)
+    finally:
+        store.close()
 
 
 def check_fleet(path: str | Path | None) -> Finding:
@@ -30,16 +43,10 @@ def check_fleet(path: str | Path | None) -> Finding:
     if not database_path(data_dir(path)).exists():
         return Finding("fleet", Severity.OK, "no database yet: in no fleet, no connection")
     from cabinet.link.status import read_status
-    from cabinet.storage.problems import StorageError
 
-    try:
-        store = _store(path)
-    except StorageError as exc:
-        return Finding("fleet", Severity.FAIL, str(exc), "see docs/troubleshooting.md")
-    try:
-        state = read_status(store.db.connection)
-    finally:
-        store.close()
+    state = _read(path, "fleet", lambda store: read_status(store.db.connection))
+    if isinstance(state, Finding):
+        return state
     join = state.join
     if join is None:
         return Finding("fleet", Severity.OK, "in no fleet: the cabinet opens no connection")
@@ -81,18 +88,16 @@ def check_missing_switches(path: str | Path | None) -> Finding:
     were: a dead microswitch or a loose wire."""
     if not database_path(data_dir(path)).exists():
         return Finding("missing switches", Severity.OK, "no games yet")
-    from cabinet.storage.problems import StorageError
     from cabinet.storage.setting_table import MISSING_SWITCH_GAMES
 
-    try:
-        store = _store(path)
-    except StorageError as exc:
-        return Finding("missing switches", Severity.FAIL, str(exc), "see docs/troubleshooting.md")
-    try:
-        missing = store.missing_switches
-        games = store.settings.get(MISSING_SWITCH_GAMES)
-    finally:
-        store.close()
+    found = _read(
+        path,
+        "missing switches",
+        lambda store: (store.missing_switches, store.settings.get(MISSING_SWITCH_GAMES)),
+    )
+    if isinstance(found, Finding):
+        return found
+    missing, games = found
     if not missing:
         return Finding("missing switches", Severity.OK, "every button is pressed when played")
     return Finding(

@@ -3,15 +3,18 @@ against the cabinets' own books (the real broker, database, ingest and sender)."
 
 from __future__ import annotations
 
+import contextlib
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
+from cabinet.link.sender import Sender
 from cabinet.link.status import read_status
 from cabinet.storage.outbox import pending
 from fleet.join_file import read_join
@@ -37,6 +40,19 @@ def assert_books_match(route: Route, cabinet: Cabinet, name: str) -> None:
     assert (earned, games) == (cabinet.earnings_cents(), cabinet.games)  # none twice
 
 
+@contextlib.contextmanager
+def sending(cabinet: Cabinet, batch_events: int | None = None) -> Iterator[Sender]:
+    """The cabinet's sender running (on its thread) for the block."""
+    sender = cabinet.sender()
+    if batch_events is not None:
+        sender.batch_events = batch_events
+    sender.start()
+    try:
+        yield sender
+    finally:
+        sender.stop()
+
+
 def play_some(cabinet: Cabinet, rng: random.Random, n: int) -> None:
     for _ in range(n):
         if rng.random() < 0.3:
@@ -48,25 +64,18 @@ def play_some(cabinet: Cabinet, rng: random.Random, n: int) -> None:
 def test_the_broker_killed_and_restarted_during_a_burst(route: Route) -> None:
     cabinet = route.cabinet("bar-1")
     rng = random.Random(1)
-    with running(route.broker, route.ingest):
-        sender = cabinet.sender()
-        sender.start()
+    with running(route.broker, route.ingest), sending(cabinet):
         play_some(cabinet, rng, 40)
         route.broker.kill()  # SIGKILL: what it held in memory is gone
         play_some(cabinet, rng, 40)
         route.broker.start()
         play_some(cabinet, rng, 20)
-        try:
-            assert_books_match(route, cabinet, "bar-1")
-        finally:
-            sender.stop()
+        assert_books_match(route, cabinet, "bar-1")
 
 
 def test_the_broker_down_for_a_whole_day_of_play(route: Route) -> None:
     cabinet = route.cabinet("bar-1")
-    sender = cabinet.sender()
-    sender.start()  # no broker: it backs off and keeps trying
-    try:
+    with sending(cabinet):  # no broker: it backs off and keeps trying
         play_some(cabinet, random.Random(2), 300)  # a day: about 90 games and 210 coins
         status = lambda: read_status(cabinet.store.db.connection)  # noqa: E731
         wait_for("a failed attempt", lambda: "cannot reach" in status().error)
@@ -74,27 +83,20 @@ def test_the_broker_down_for_a_whole_day_of_play(route: Route) -> None:
         assert cabinet.queued() >= 300
         with running(route.broker, route.ingest):
             assert_books_match(route, cabinet, "bar-1")
-    finally:
-        sender.stop()
 
 
 def test_the_broker_stopped_silently_a_partition(route: Route) -> None:
     cabinet = route.cabinet("bar-1")
     rng = random.Random(3)
-    with running(route.broker, route.ingest):
-        sender = cabinet.sender()
-        sender.start()
-        try:
-            play_some(cabinet, rng, 20)
-            wait_for("the first events through", lambda: cabinet.queued() == 0)
-            route.broker.signal(signal.SIGSTOP)  # no FIN, no RST: silence
-            play_some(cabinet, rng, 30)
-            wait_for("the sender to notice", lambda: not sender.connected, 30)
-            route.broker.signal(signal.SIGCONT)
-            play_some(cabinet, rng, 10)
-            assert_books_match(route, cabinet, "bar-1")
-        finally:
-            sender.stop()
+    with running(route.broker, route.ingest), sending(cabinet) as sender:
+        play_some(cabinet, rng, 20)
+        wait_for("the first events through", lambda: cabinet.queued() == 0)
+        route.broker.signal(signal.SIGSTOP)  # no FIN, no RST: silence
+        play_some(cabinet, rng, 30)
+        wait_for("the sender to notice", lambda: not sender.connected, 30)
+        route.broker.signal(signal.SIGCONT)
+        play_some(cabinet, rng, 10)
+        assert_books_match(route, cabinet, "bar-1")
 
 
 def test_a_cabinet_killed_while_sending_at_seeded_moments(route: Route) -> None:
@@ -112,51 +114,35 @@ def test_a_cabinet_killed_while_sending_at_seeded_moments(route: Route) -> None:
             time.sleep(rng.uniform(0.0, 0.3))  # the seeded moment it dies
             link.kill()
             link.wait()
-        sender = cabinet.sender()
-        sender.start()
-        try:
+        with sending(cabinet):
             assert_books_match(route, cabinet, "bar-1")
-        finally:
-            sender.stop()
 
 
 def test_ingest_killed_between_its_commit_and_its_acknowledgement(route: Route) -> None:
     cabinet = route.cabinet("bar-1")
     play_some(cabinet, random.Random(5), 50)
     crashing = IngestProcess(route.folder, "tests.fleet.ingest_process", str(route.folder), "1")
-    with running(route.broker):
-        sender = cabinet.sender()
-        sender.batch_events = 10
-        crashing.start()
-        sender.start()
-        try:
-            assert crashing.process is not None
-            crashing.process.wait(30)
-            assert "killed between commit and ack" in crashing.log.read_text()
-            assert route.stored("bar-1") > 0  # the fleet has it; the cabinet was not told
-            assert cabinet.queued() > 0
-            crashing.set_log_aside()
-            with running(route.ingest):  # comes again, stored once, acknowledged
-                assert_books_match(route, cabinet, "bar-1")
-        finally:
-            sender.stop()
+    with running(route.broker, crashing), sending(cabinet, batch_events=10):
+        assert crashing.process is not None
+        crashing.process.wait(30)
+        assert "killed between commit and ack" in crashing.log.read_text()
+        assert route.stored("bar-1") > 0  # the fleet has it; the cabinet was not told
+        assert cabinet.queued() > 0
+        crashing.set_log_aside()
+        with running(route.ingest):  # comes again, stored once, acknowledged
+            assert_books_match(route, cabinet, "bar-1")
 
 
 def test_postgresql_restarted(route: Route, postgres: Postgres) -> None:
     cabinet = route.cabinet("bar-1")
     rng = random.Random(6)
-    with running(route.broker, route.ingest):
-        sender = cabinet.sender()
-        sender.start()
-        try:
-            play_some(cabinet, rng, 30)
-            postgres.stop("fast")
-            play_some(cabinet, rng, 30)
-            postgres.start()
-            play_some(cabinet, rng, 10)
-            assert_books_match(route, cabinet, "bar-1")
-        finally:
-            sender.stop()
+    with running(route.broker, route.ingest), sending(cabinet):
+        play_some(cabinet, rng, 30)
+        postgres.stop("fast")
+        play_some(cabinet, rng, 30)
+        postgres.start()
+        play_some(cabinet, rng, 10)
+        assert_books_match(route, cabinet, "bar-1")
 
 
 def test_duplicate_deliveries_are_stored_once(route: Route) -> None:
@@ -185,12 +171,8 @@ def test_duplicate_deliveries_are_stored_once(route: Route) -> None:
         finally:
             duplicate.loop_stop()
             duplicate.disconnect()
-        sender = cabinet.sender()
-        sender.start()  # the retained acknowledgement empties the outbox at once
-        try:
+        with sending(cabinet) as sender:  # the retained acknowledgement empties the outbox
             wait_for("the outbox to empty", lambda: cabinet.queued() == 0)
             wait_for("its heartbeat", lambda: route.stored("bar-1", "health") == 1)
             assert sender.batches_sent == 1  # the heartbeat alone: nothing sent again
-        finally:
-            sender.stop()
     assert_books_match(route, cabinet, "bar-1")

@@ -47,7 +47,7 @@ a topic level, a broker user name and a client id, so nothing else is allowed)."
 EPOCH_PATTERN = re.compile(r"[0-9a-f]{16}")
 """An epoch: 16 hexadecimal digits, drawn at random when a cabinet's database is made."""
 
-EVENT_KINDS = frozenset({"game", "money", "audits", "fame", "health", "fault", "door"})
+EVENT_KINDS = frozenset({"game", "money", "audits", "fame", "health", "fault", "door", "doctor"})
 """What an event may report."""
 
 
@@ -265,6 +265,13 @@ def check_body(kind: str, body: dict[str, Any]) -> None:
         _texts(body, kind, ("fault", "state"))
         if body["state"] not in ("raised", "cleared"):
             raise WireError("a fault event's state is neither raised nor cleared")
+    elif kind == "doctor":
+        findings = body.get("findings")
+        if not isinstance(findings, list) or not all(
+            isinstance(f, dict) and all(isinstance(f.get(k), str) for k in ("check", "severity"))
+            for f in findings
+        ):
+            raise WireError("a doctor event's findings are not a list of {check, severity}")
     elif kind == "door" and body.get("state") not in ("open", "closed"):
         raise WireError("a door event's state is neither open nor closed")
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cabinet.commands.doctor_fleet import check_fleet, check_missing_switches
+from cabinet.commands.doctor_fleet import check_fleet, check_missing_switches, report_findings
 from cabinet.commands.doctor_input import check_input
 from cabinet.commands.findings import Finding, Severity
 from cabinet.inputs.select import (
@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     for finding in check_input(args):
         print(finding.line(), flush=True)
         findings.append(finding)
+    report_findings(args.data_dir, findings)
     bad = [f for f in findings if f.severity is not Severity.OK]
     print(
         f"\n{len(findings) - len(bad)} of {len(findings)} checks passed"

@@ -1,11 +1,12 @@
-"""``doctor``'s checks of the fleet link and of the missing switches (read only; the link
-check opens one TLS connection to the broker, and only when the cabinet is in a fleet)."""
+"""``doctor``'s checks of the fleet link and of the missing switches (the link check opens
+one TLS connection to the broker, and only when the cabinet is in a fleet), and its
+findings queued for the fleet (the one thing doctor writes, and only in a fleet)."""
 
 from __future__ import annotations
 
 import socket
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -108,3 +109,30 @@ def check_missing_switches(path: str | Path | None) -> Finding:
         "check each one's microswitch and wiring with the service menu's input test "
         "(docs/wiring.md)",
     )
+
+
+def report_findings(path: str | Path | None, findings: Sequence[Finding]) -> bool:
+    """Queue ``doctor``'s findings for the fleet, when the cabinet is in one; ``False``
+    when not (or when the books cannot be written now: the findings were printed)."""
+    if not database_path(data_dir(path)).exists():
+        return False
+    from cabinet.storage.database import Access
+    from cabinet.storage.outbox import Kind
+    from cabinet.storage.problems import StorageError
+    from cabinet.storage.store import CabinetStore
+
+    body = {
+        "findings": [
+            {"check": f.name, "severity": f.severity.value, "detail": f.detail} for f in findings
+        ]
+    }
+    try:
+        store = CabinetStore.open(data_dir(path), access=Access.WRITE)
+    except StorageError:
+        return False
+    try:
+        return store.report(Kind.DOCTOR, body)
+    except StorageError:
+        return False
+    finally:
+        store.close()

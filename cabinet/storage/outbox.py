@@ -35,7 +35,7 @@ LIMIT = 50_000
 SNAPSHOTS = frozenset({"audits", "health"})
 """Kinds whose newest row says everything the older unsent ones did."""
 
-DROP_ORDER = ("money", "fault", "door", "fame", "game")
+DROP_ORDER = ("money", "doctor", "fault", "door", "fame", "game")
 """Past the bound, the kinds dropped first to last (their oldest rows first)."""
 
 SYNCED_MARK = Path("/run/systemd/timesync/synchronized")
@@ -52,6 +52,7 @@ class Kind(StrEnum):
     HEALTH = "health"
     FAULT = "fault"
     DOOR = "door"
+    DOCTOR = "doctor"
 
 
 def clock_synced() -> bool:

@@ -85,3 +85,19 @@ def test_doctor_says_a_missing_switch(tmp_path: Path) -> None:
     store.close()
     finding = check_missing_switches(tmp_path)
     assert finding.severity is Severity.WARN and finding.detail.startswith("p2.slot4")
+
+
+def test_doctor_s_findings_are_queued_for_the_fleet(route: Route) -> None:
+    from cabinet.commands.doctor_fleet import report_findings
+    from cabinet.commands.findings import Finding
+    from cabinet.storage.outbox import pending
+
+    cabinet = route.cabinet("bar-6")
+    findings = [
+        Finding("fleet", Severity.OK, "reachable"),
+        Finding("missing switches", Severity.WARN, "p1.slot2: not pressed", "check it"),
+    ]
+    assert report_findings(cabinet.data_dir, findings)
+    rows = [r for r in pending(cabinet.store.db.connection, 0, 100) if r.kind == "doctor"]
+    assert [f["severity"] for f in rows[0].body["findings"]] == ["ok", "warn"]
+    assert not report_findings(route.root / "no-cabinet", findings)

@@ -29,7 +29,6 @@ import logging
 import random
 import select
 import socket
-import sqlite3
 import ssl
 import threading
 import time
@@ -44,8 +43,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from cabinet.link import status as link_status
-from cabinet.storage import outbox
-from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
+from cabinet.link.link_store import LinkStore
+from cabinet.storage.database import utc_now
 from cabinet.storage.outbox import Kind, Row, clock_synced
 from fleet.join_file import Join
 from fleet.wire import (
@@ -138,7 +137,7 @@ class Sender:
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
         self._thread: threading.Thread | None = None
-        self._conn: sqlite3.Connection | None = None
+        self._db: LinkStore | None = None
         self._client: mqtt.Client | None = None
         self.join: Join | None = None
         self._epoch = ""
@@ -198,21 +197,13 @@ class Sender:
 
     def open(self) -> bool:
         """Open the database and read the join; ``False`` when in no fleet."""
-        # Opened here, then used by the link's thread alone.
-        conn = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-        )
-        rows = outbox.fleet_values(conn)
-        join = Join.from_rows(rows)
-        if join is None:
-            conn.close()
+        db = LinkStore.open(self.path)
+        if db is None:
             self._wake_r.close()
             self._wake_w.close()
             return False
-        self._conn, self.join, self._epoch = conn, join, rows.get("epoch", "")
-        acked = rows.get(link_status.ACKED, "0")
-        self._acked = int(acked) if acked.isdigit() else 0
-        self._sent_through = self._acked
+        self._db, self.join, self._epoch = db, db.join, db.epoch
+        self._acked = self._sent_through = db.acked
         return True
 
     def step(self) -> None:
@@ -288,9 +279,9 @@ class Sender:
                     client.loop(timeout=0)
         if self._connected:
             self._set_connected(False)
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        if self._db is not None:
+            self._db.close()
+            self._db = None
         self._wake_r.close()
         self._wake_w.close()
 
@@ -460,22 +451,14 @@ class Sender:
         self._sent = [s for s in self._sent if s.last > ack.through]
         self._sent_through = max(self._sent_through, ack.through)
         self._data_version = -1  # room in the window: look again
-        conn = self._conn
-        assert conn is not None
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            outbox.forget_through(conn, ack.through)
-            outbox.set_fleet_values(conn, {link_status.ACKED: str(ack.through)})
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        assert self._db is not None
+        self._db.forget_through(ack.through)
 
     # -- sending -------------------------------------------------------------------------
 
     def _send(self, now: float) -> None:
-        conn, client, join = self._conn, self._client, self.join
-        assert conn is not None and client is not None and join is not None
+        db, client, join = self._db, self._client, self.join
+        assert db is not None and client is not None and join is not None
         if self._send_from_s is None or now < self._send_from_s:
             return
         if self._sent and now - self._last_ack_s > self.resend_after_s:
@@ -487,14 +470,12 @@ class Sender:
             self._data_version = -1
         if len(self._sent) >= self.window:
             return
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        version = db.data_version()
         if version == self._data_version:
             return
         self._data_version = version
         while len(self._sent) < self.window:
-            rows = outbox.pending(
-                conn, self._sent_through, min(self.batch_events, MAX_BATCH_EVENTS)
-            )
+            rows = db.pending(self._sent_through, min(self.batch_events, MAX_BATCH_EVENTS))
             if not rows:
                 return
             payload = self._batch(join, rows)
@@ -514,20 +495,16 @@ class Sender:
             rows = rows[: len(rows) // 2]
 
     def _heartbeat(self, now: float) -> None:
-        conn = self._conn
-        assert conn is not None
-        counters = dict(
-            conn.execute(
-                "SELECT name, lifetime FROM audit_counters WHERE name IN "
-                "('hardware.table_restarts', 'power.rollbacks', 'hardware.led_link_drops')"
-            ).fetchall()
+        assert self._db is not None
+        counters = self._db.lifetime(
+            ("hardware.table_restarts", "power.rollbacks", "hardware.led_link_drops")
         )
         body: dict[str, Any] = {
             "version": self.version,
             "uptime_s": round(now - self._started_s),
-            "table_restarts": int(counters.get("hardware.table_restarts", 0)),
-            "rollbacks": int(counters.get("power.rollbacks", 0)),
-            "led_link_drops": int(counters.get("hardware.led_link_drops", 0)),
+            "table_restarts": counters["hardware.table_restarts"],
+            "rollbacks": counters["power.rollbacks"],
+            "led_link_drops": counters["hardware.led_link_drops"],
         }
         body.update(self._watched)
         self._queue(Kind.HEALTH, body)
@@ -546,15 +523,8 @@ class Sender:
                 self._queue(Kind.FAULT, {"fault": "light_board_lost", "state": fault})
 
     def _queue(self, kind: Kind, body: Mapping[str, Any]) -> None:
-        conn = self._conn
-        assert conn is not None
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            outbox.add(conn, kind, body, utc_now(), self._synced())
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        assert self._db is not None
+        self._db.queue(kind, body, self._synced())
         self._data_version = -1  # its own commit does not move data_version
 
     # -- the link's state, for fleet status ----------------------------------------------
@@ -578,14 +548,5 @@ class Sender:
         )
 
     def _write(self, values: dict[str, str]) -> None:
-        conn = self._conn
-        if conn is None:
-            return
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            outbox.set_fleet_values(conn, values)
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            log.warning("fleet link: cannot note its state: %s", exc)
+        if self._db is not None:
+            self._db.note(values)

@@ -1,0 +1,106 @@
+"""The link's own connection to the cabinet's database, used by the link's thread alone:
+the join and the acknowledged point it starts from, the outbox rows to send, forgetting
+what the fleet acknowledged, queueing what the link itself reports (heartbeats, the door,
+the light board) and noting its state for ``fleet status``."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cabinet.link import status as link_status
+from cabinet.storage import outbox
+from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
+from cabinet.storage.outbox import Kind, Row
+from fleet.join_file import Join
+
+log = logging.getLogger("cabinet.link")
+
+
+class LinkStore:
+    """The database at the path :meth:`open` was given, as the link sees it."""
+
+    def __init__(self, conn: sqlite3.Connection, join: Join, epoch: str, acked: int) -> None:
+        self._conn = conn
+        self.join = join
+        self.epoch = epoch
+        """This database's epoch (on the wire with every batch)."""
+        self.acked = acked
+        """The highest sequence number the fleet had acknowledged when it was opened."""
+
+    @classmethod
+    def open(cls, path: Path) -> LinkStore | None:
+        """The database at ``path``, or ``None`` when the cabinet is in no fleet."""
+        # Opened by whoever starts the link, then used by the link's thread alone.
+        conn = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+        rows = outbox.fleet_values(conn)
+        join = Join.from_rows(rows)
+        if join is None:
+            conn.close()
+            return None
+        acked = rows.get(link_status.ACKED, "0")
+        return cls(conn, join, rows.get("epoch", ""), int(acked) if acked.isdigit() else 0)
+
+    def data_version(self) -> int:
+        """Changes when another connection commits (SQLite's ``PRAGMA data_version``)."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def pending(self, after: int, limit: int) -> list[Row]:
+        return outbox.pending(self._conn, after, limit)
+
+    def forget_through(self, through: int) -> None:
+        """The fleet has everything up to ``through``: delete it, and note the point."""
+        with self._transaction():
+            outbox.forget_through(self._conn, through)
+            outbox.set_fleet_values(self._conn, {link_status.ACKED: str(through)})
+
+    def queue(self, kind: Kind, body: Mapping[str, Any], synced: bool) -> None:
+        """Queue an event the link itself reports."""
+        with self._transaction():
+            outbox.add(self._conn, kind, body, utc_now(), synced)
+
+    def note(self, values: Mapping[str, str]) -> None:
+        """Note the link's state (``link.*``); a failure is logged, never raised."""
+        try:
+            with self._transaction():
+                outbox.set_fleet_values(self._conn, values)
+        except sqlite3.Error as exc:
+            log.warning("fleet link: cannot note its state: %s", exc)
+
+    def lifetime(self, names: Iterable[str]) -> dict[str, int]:
+        """Lifetime audit counters by name (0 for one not there)."""
+        wanted = list(names)
+        marks = ", ".join("?" for _ in wanted)
+        found = dict(
+            self._conn.execute(
+                f"SELECT name, lifetime FROM audit_counters WHERE name IN ({marks})", wanted
+            ).fetchall()
+        )
+        return {name: int(found.get(name, 0)) for name in wanted}
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` if the block raises."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __enter__(self) -> None:
+        self._conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        if kind is None:
+            self._conn.execute("COMMIT")
+        elif self._conn.in_transaction:
+            self._conn.execute("ROLLBACK")

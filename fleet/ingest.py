@@ -189,8 +189,8 @@ class Ingest:
             if state is not CabinetState.ACTIVE:
                 raise WireError(f"from a cabinet that is {state.value}: {cabinet}")
             if leaf == "presence":
-                _, presence, version = parse_presence(topic, payload)
-                store.record_presence(db, cabinet, presence, version)
+                _, presence, version, faults = parse_presence(topic, payload)
+                store.record_presence(db, cabinet, presence, version, faults)
                 return None
             batch = parse_batch(topic, payload)
         except WireError as exc:

@@ -51,6 +51,7 @@ MIGRATIONS: tuple[str, ...] = (
         cabinet text PRIMARY KEY,
         state   text NOT NULL,
         version text NOT NULL,
+        faults  text[] NOT NULL DEFAULT '{}',  -- what the cabinet could not queue
         at      timestamptz NOT NULL
     );
     CREATE TABLE rollups (

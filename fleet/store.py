@@ -168,14 +168,19 @@ def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
 
 
 def record_presence(
-    conn: psycopg.Connection[Any], cabinet: str, state: Presence, version: str
+    conn: psycopg.Connection[Any],
+    cabinet: str,
+    state: Presence,
+    version: str,
+    faults: tuple[str, ...] = (),
 ) -> None:
     with conn.transaction():
         conn.execute(
-            "INSERT INTO presence (cabinet, state, version, at) VALUES (%s, %s, %s, now()) "
+            "INSERT INTO presence (cabinet, state, version, faults, at) "
+            "VALUES (%s, %s, %s, %s, now()) "
             "ON CONFLICT (cabinet) DO UPDATE SET state = excluded.state, "
-            "version = excluded.version, at = excluded.at",
-            (cabinet, state.value, version),
+            "version = excluded.version, faults = excluded.faults, at = excluded.at",
+            (cabinet, state.value, version, list(faults)),
         )
     conn.commit()
 

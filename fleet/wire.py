@@ -157,9 +157,16 @@ class Ack:
         return _dumps({"v": WIRE_VERSION, "epoch": self.epoch, "through": self.through})
 
 
-def presence_payload(state: Presence, version: str) -> bytes:
-    """A presence message."""
-    return _dumps({"v": WIRE_VERSION, "state": state.value, "version": version})
+PRESENCE_FAULTS = frozenset({"database_read_only"})
+"""Faults a presence message may carry: ones the cabinet cannot queue in its outbox."""
+
+
+def presence_payload(state: Presence, version: str, faults: tuple[str, ...] = ()) -> bytes:
+    """A presence message (``faults`` only when there are some)."""
+    value: dict[str, Any] = {"v": WIRE_VERSION, "state": state.value, "version": version}
+    if faults:
+        value["faults"] = sorted(faults)
+    return _dumps(value)
 
 
 def _dumps(value: dict[str, Any]) -> bytes:
@@ -309,14 +316,21 @@ def parse_ack(payload: bytes) -> Ack:
     return Ack(_epoch(value["epoch"]), _int(value["through"], "through"))
 
 
-def parse_presence(topic: str, payload: bytes) -> tuple[str, Presence, str]:
-    """``(cabinet, state, version)`` of a presence message; else :class:`WireError`."""
+def parse_presence(topic: str, payload: bytes) -> tuple[str, Presence, str, tuple[str, ...]]:
+    """``(cabinet, state, version, faults)`` of a presence message; else
+    :class:`WireError`."""
     cabinet, leaf = cabinet_of(topic)
     if leaf != "presence":
         raise WireError(f"not a presence topic: {topic[:80]!r}")
     value = _load(payload)
-    if set(value) != {"v", "state", "version"}:
-        raise WireError("a presence is not {v, state, version}")
+    if not {"v", "state", "version"} <= set(value) <= {"v", "state", "version", "faults"}:
+        raise WireError("a presence is not {v, state, version[, faults]}")
+    faults = value.get("faults", [])
+    known = isinstance(faults, list) and all(
+        isinstance(f, str) and f in PRESENCE_FAULTS for f in faults
+    )
+    if not known:
+        raise WireError("a presence's faults are not a list of known faults")
     try:
         state = Presence(value["state"])
     except ValueError:
@@ -324,4 +338,4 @@ def parse_presence(topic: str, payload: bytes) -> tuple[str, Presence, str]:
     version = value["version"]
     if not isinstance(version, str) or len(version) > 40:
         raise WireError("presence version is not a short text")
-    return cabinet, state, version
+    return cabinet, state, version, tuple(faults)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import importlib.metadata
 import logging
+import os
 import random
 import select
 import socket
@@ -65,6 +66,15 @@ log = logging.getLogger("cabinet.link")
 
 SESSION_EXPIRY_S = 7 * 24 * 3600
 """How long the broker keeps the cabinet's session while it is away."""
+
+
+def database_writable(path: Path) -> bool:
+    """Whether the database's file system takes writes (an SD card with errors is
+    remounted read-only by the kernel)."""
+    try:
+        return not os.statvfs(path.parent).f_flag & os.ST_RDONLY and os.access(path, os.W_OK)
+    except OSError:
+        return False
 
 
 def cabinet_version() -> str:
@@ -123,12 +133,15 @@ class Sender:
         rng: random.Random | None = None,
         watch: Watch | None = None,
         synced: Callable[[], bool] = clock_synced,
+        writable: Callable[[Path], bool] | None = None,
     ) -> None:
         self.path = path
         self.version = version
         self._clock = clock
         self._rng = rng or random.Random()
         self._watch = watch
+        self._writable = writable or database_writable
+        self._faults: tuple[str, ...] = ()
         self._watched: dict[str, str] = {}
         self._next_watch_s = 0.0
         self._synced = synced
@@ -209,9 +222,11 @@ class Sender:
     def step(self) -> None:
         """Connect if due, move the network, send what waits, beat the heart."""
         now = self._clock()
-        if self._watch is not None and now >= self._next_watch_s:
+        if now >= self._next_watch_s:
             self._next_watch_s = now + 1.0
-            self._observe(self._watch())
+            self._check_database()
+            if self._watch is not None and not self._faults:
+                self._observe(self._watch())
         client = self._client
         if client is None or not self._connected:
             if now >= self._next_try_s:
@@ -263,12 +278,7 @@ class Sender:
         client, self._client = self._client, None
         if client is not None:
             if self._connected and self.join is not None:
-                info = client.publish(
-                    presence_topic(self.join.cabinet),
-                    presence_payload(Presence.OFFLINE, self.version),
-                    qos=1,
-                    retain=True,
-                )
+                info = self._publish_presence(Presence.OFFLINE, client)
                 deadline = self._clock() + 2.0
                 while not info.is_published() and self._clock() < deadline:
                     if client.loop(timeout=0.05) is not MQTTErrorCode.MQTT_ERR_SUCCESS:
@@ -404,12 +414,7 @@ class Sender:
         self._send_from_s = None
         client.on_subscribe = self._on_subscribe
         client.subscribe(ack_topic(join.cabinet), qos=1)
-        client.publish(
-            presence_topic(join.cabinet),
-            presence_payload(Presence.ONLINE, self.version),
-            qos=1,
-            retain=True,
-        )
+        self._publish_presence(Presence.ONLINE, client)
         log.info("fleet link: connected to %s:%d", join.host, join.port)
 
     def _on_subscribe(
@@ -508,6 +513,26 @@ class Sender:
         }
         body.update(self._watched)
         self._queue(Kind.HEALTH, body)
+
+    def _check_database(self) -> None:
+        """A database that has gone read-only takes no event, so the link says it in its
+        presence (retained), the one thing it can still send."""
+        faults = () if self._writable(self.path) else ("database_read_only",)
+        if faults == self._faults:
+            return
+        self._faults = faults
+        if faults:
+            log.error("fleet link: the cabinet's database is read-only")
+        if self._connected:
+            self._publish_presence(Presence.ONLINE)
+
+    def _publish_presence(
+        self, state: Presence, client: mqtt.Client | None = None
+    ) -> mqtt.MQTTMessageInfo:
+        client, join = client or self._client, self.join
+        assert client is not None and join is not None
+        payload = presence_payload(state, self.version, self._faults)
+        return client.publish(presence_topic(join.cabinet), payload, qos=1, retain=True)
 
     def _observe(self, seen: Mapping[str, str]) -> None:
         """Queue what changed since the last look (the first look sets the baseline)."""

@@ -13,12 +13,13 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
 
+from cabinet.link.sender import Sender
 from cabinet.link.status import read_status
 from cabinet.storage.outbox import pending
 from fleet import cli
 from fleet.join_file import read_join
 from fleet.wire import Batch, Event, batch_topic
-from tests.fleet.cabinets import Cabinet
+from tests.fleet.cabinets import Cabinet, fast
 from tests.fleet.conftest import Route
 from tests.fleet.services import ROOT, running, wait_for
 from tests.fleet.sockets import LISTEN, inet_sockets, process_tree
@@ -193,3 +194,27 @@ def test_a_cabinet_with_no_fleet_makes_no_connection(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         s.listen()
         assert any(x.state == LISTEN for x in inet_sockets(os.getpid()))
+
+
+def test_a_read_only_database_is_said_in_the_presence(route: Route) -> None:
+    """The one fault the outbox cannot hold: the link says it in its retained presence."""
+    cabinet = route.cabinet("bar-1")
+    writable = {"now": True}
+    # The SD card remounted read-only, as the kernel does after errors.
+    sender = fast(Sender(cabinet.path, version="t", writable=lambda path: writable["now"]))
+    with running(route.broker, route.ingest):
+        sender.start()
+        try:
+            wait_for("online", lambda: _presence(route) == "online")
+            writable["now"] = False
+            wait_for("the fault", lambda: _faults(route) == ["database_read_only"])
+            writable["now"] = True
+            wait_for("it cleared", lambda: _faults(route) == [])
+        finally:
+            sender.stop()
+
+
+def _faults(route: Route) -> list[str] | None:
+    with route.db() as conn:
+        row = conn.execute("SELECT faults FROM presence WHERE cabinet = 'bar-1'").fetchone()
+    return None if row is None else list(row[0])

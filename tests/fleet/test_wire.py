@@ -70,5 +70,12 @@ def test_acks_and_presence_parse_back() -> None:
     ack = Ack("fedcba9876543210", 42)
     assert parse_ack(ack.dumps()) == ack
     payload = presence_payload(Presence.OFFLINE, "1.2.3")
-    assert parse_presence(presence_topic("bar-1"), payload) == ("bar-1", Presence.OFFLINE, "1.2.3")
+    assert parse_presence(presence_topic("bar-1"), payload) == (
+        "bar-1",
+        Presence.OFFLINE,
+        "1.2.3",
+        (),
+    )
+    faulty = presence_payload(Presence.ONLINE, "1.2.3", ("database_read_only",))
+    assert parse_presence(presence_topic("bar-1"), faulty)[3] == ("database_read_only",)
     assert ack_topic("bar-1") == "spit/down/bar-1/ack"

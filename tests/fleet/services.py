@@ -32,7 +32,9 @@ def free_port() -> int:
 
 
 def wait_for(what: str, check: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    """Poll ``check`` until it holds; fail the test after ``timeout_s``."""
+    """Poll ``check`` until it holds; fail the test after ``timeout_s``. It waits on real
+    processes (the broker, PostgreSQL, ingest), which no virtual clock drives: the pause
+    only spaces the looks, it makes nothing happen."""
     deadline = time.monotonic() + timeout_s
     while not check():
         if time.monotonic() > deadline:

@@ -8,7 +8,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
@@ -111,7 +110,12 @@ def test_a_cabinet_killed_while_sending_at_seeded_moments(route: Route) -> None:
                 stdout=subprocess.PIPE,
             )
             assert link.stdout is not None and link.stdout.readline() == b"sending\n"
-            time.sleep(rng.uniform(0.0, 0.3))  # the seeded moment it dies
+            # The seeded moment it dies: once the fleet holds a seeded number more events.
+            target = route.stored("bar-1") + rng.randrange(1, 40)
+            wait_for(
+                "the seeded moment",
+                lambda t=target: route.stored("bar-1") >= t or not cabinet.queued(),
+            )
             link.kill()
             link.wait()
         with sending(cabinet):

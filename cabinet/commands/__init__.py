@@ -22,6 +22,7 @@ __all__ = [
     "firmware",
     "fleet",
     "lights",
+    "link_start",
     "progress",
     "replay",
     "run",

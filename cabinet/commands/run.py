@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.commands.deployment import mark_started, notify_ready, rollbacks_logged
+from cabinet.commands.link_start import start_link, watch_parts
 from cabinet.commands.run_arguments import MAX_AUTOPLAY_AFTER_S as MAX_AUTOPLAY_AFTER_S
 from cabinet.commands.run_arguments import MAX_SECONDS as MAX_SECONDS
 from cabinet.commands.run_arguments import add_run_arguments
@@ -228,7 +229,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     )
     app = CabinetApp(screen, edges, settings, parts, seed=args.seed)
     cleanup.callback(app.books.sync_audits)  # before the store closes: it runs first
-    _start_link(store, cleanup, _watch(parts))
+    start_link(store, cleanup, watch_parts(parts))
     log.info("running: input %s, %dx%d, %s", backend_name, *screen.size, screen.describe)
     keep_going = _keep_going(args, games, table, backend_name is InputKind.KEYBOARD)
     _run_frames(app, backend, keep_going, cleanup)
@@ -247,44 +248,6 @@ def _open_store(data: Path, cleanup: contextlib.ExitStack) -> CabinetStore:
     for problem in store.problems:
         log.warning("%s", problem.message)
     return store
-
-
-def _start_link(
-    store: CabinetStore, cleanup: contextlib.ExitStack, watch: Callable[[], dict[str, str]]
-) -> None:
-    """The fleet link on a thread of this process, when the cabinet is in a fleet (none
-    is: no thread, no connection, paho not even imported); stopped on the way out.
-    ``watch`` reads the door and the light board for it."""
-    from cabinet.storage.reports import joined
-
-    if store.path is None or not joined(store.db.connection):
-        return
-    from cabinet.link.sender import Sender, cabinet_version
-
-    sender = Sender(store.path, version=cabinet_version(), watch=watch)
-    if sender.start():
-        store.db.committed.append(sender.wake)  # what a commit queues goes out at once
-        cleanup.callback(sender.stop)
-        log.info("fleet link: reporting to %s", sender.join.host if sender.join else "?")
-
-
-def _watch(parts: CabinetParts) -> Callable[[], dict[str, str]]:
-    """The door and the light board, as the fleet link reads them (from its thread: plain
-    reads of what the table last reported)."""
-
-    def watch() -> dict[str, str]:
-        lights = parts.lights
-        health = None if lights is None else lights.health()
-        if lights is None or lights.on_screen:
-            board = "none"
-        else:
-            board = "connected" if health is not None and health.connected else "lost"
-        seen = {"light_board": board}
-        if parts.door_open is not None:
-            seen["door"] = "open" if parts.door_open() else "closed"
-        return seen
-
-    return watch
 
 
 def _input_choice(args: argparse.Namespace, stored: Settings) -> tuple[Platform, InputKind]:

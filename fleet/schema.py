@@ -10,6 +10,22 @@
 - ``presence``: each cabinet's last presence message.
 - ``rollups``: games and earnings per cabinet, day and week (``rollups_by_location``).
 - ``refused``: every message ingest refused, with its reason.
+
+Version 2, the operator's route (docs/fleet.md, "The operator's route"):
+
+- ``presence_log``: every presence message, so the pages know when a cabinet was offline.
+- ``locations``: each venue's opening hours (offline alerts count only those hours) and
+  time zone.
+- ``collections``: the cash a collector counted at a cabinet, when, and who entered it.
+- ``settings_documents``: the settings for the whole route (``route``) or one location
+  (``location-<id>``), TOML as ``settings export`` writes; ``version`` comes from
+  ``settings_versions`` at every edit, ``published`` is the version ingest last published.
+- ``champions``: every route-champions board worked out, ``version`` rising; the newest is
+  what cabinets are sent.
+- ``fleet_options``: the operator's thresholds (alerts) and the digest's mail settings.
+
+The web application's accounts and sessions live beside these, in its own tables
+(Django's migrations make them).
 """
 
 from __future__ import annotations
@@ -74,6 +90,53 @@ MIGRATIONS: tuple[str, ...] = (
         topic  text NOT NULL,
         size   integer NOT NULL,
         reason text NOT NULL
+    );
+    """,
+    """
+    CREATE TABLE presence_log (
+        id      bigserial PRIMARY KEY,
+        cabinet text NOT NULL,
+        state   text NOT NULL,
+        at      timestamptz NOT NULL
+    );
+    CREATE INDEX presence_log_by_cabinet ON presence_log (cabinet, at);
+    CREATE INDEX events_by_received ON events (cabinet, received_at);
+    CREATE TABLE locations (
+        id       bigserial PRIMARY KEY,
+        name     text NOT NULL UNIQUE,
+        opens    time NOT NULL DEFAULT '00:00',
+        closes   time NOT NULL DEFAULT '00:00',  -- equal to opens: open all day
+        timezone text NOT NULL DEFAULT 'UTC'
+    );
+    INSERT INTO locations (name) SELECT DISTINCT location FROM cabinets;
+    CREATE TABLE collections (
+        id            bigserial PRIMARY KEY,
+        cabinet       text NOT NULL REFERENCES cabinets (name),
+        at            timestamptz NOT NULL DEFAULT now(),
+        counted_cents bigint NOT NULL CHECK (counted_cents >= 0),
+        entered_by    text NOT NULL,
+        note          text NOT NULL DEFAULT ''
+    );
+    CREATE INDEX collections_by_cabinet ON collections (cabinet, at);
+    CREATE SEQUENCE settings_versions;
+    CREATE TABLE settings_documents (
+        id         text PRIMARY KEY CHECK (id ~ '^(route|location-[1-9][0-9]*)$'),
+        location   text UNIQUE,
+        version    bigint NOT NULL,
+        body       text NOT NULL,
+        edited_by  text NOT NULL,
+        edited_at  timestamptz NOT NULL DEFAULT now(),
+        published  bigint NOT NULL DEFAULT 0,
+        CHECK ((id = 'route') = (location IS NULL))
+    );
+    CREATE TABLE champions (
+        version bigserial PRIMARY KEY,
+        board   jsonb NOT NULL,
+        made_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE fleet_options (
+        key   text PRIMARY KEY,
+        value text NOT NULL
     );
     """,
 )

@@ -24,7 +24,8 @@ def start_link(
 
     if store.path is None or not joined(store.db.connection):
         return
-    from cabinet.link.sender import Sender, cabinet_version
+    from cabinet.link.connection import cabinet_version
+    from cabinet.link.sender import Sender
 
     sender = Sender(store.path, version=cabinet_version(), watch=watch)
     if sender.start():

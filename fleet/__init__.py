@@ -10,4 +10,15 @@ the ``fleet`` extra, so a cabinet installs none of its dependencies. See ``docs/
 ('spit/up/bar-1/events', 'spit/down/bar-1/ack')
 """
 
-__all__ = ["authority", "broker", "cli", "ingest", "join_file", "schema", "store", "wire"]
+__all__ = [
+    "authority",
+    "broker",
+    "champions",
+    "cli",
+    "documents",
+    "ingest",
+    "join_file",
+    "schema",
+    "store",
+    "wire",
+]

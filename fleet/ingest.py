@@ -13,6 +13,16 @@ publishes the cabinet's acknowledgement, retained, on its down topic.
   count and a row in ``refused``; ingest goes on.
 - When PostgreSQL goes away it retries, backing off, and stores nothing twice when it
   comes back.
+
+It also publishes the fleet's down documents, retained, QoS 1 (docs/fleet.md):
+
+- the route's champions (:mod:`fleet.champions`), worked out again right after the commit
+  of a batch that stored a new ``fame`` event, published when they changed, and published
+  again at every connection to the broker (a broker that lost its retained messages
+  holds them again);
+- the settings documents (:mod:`fleet.documents`): a thread of its own, on a database
+  connection of its own, ``LISTEN``s on ``fleet_documents`` and publishes every document
+  saved since it last published (all of them at every connection to the broker).
 """
 
 from __future__ import annotations
@@ -34,7 +44,7 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from fleet import store
+from fleet import champions, documents, store
 from fleet.broker import INGEST_USER, FleetConfig
 from fleet.store import CabinetState
 from fleet.wire import (
@@ -45,6 +55,7 @@ from fleet.wire import (
     cabinet_of,
     parse_batch,
     parse_presence,
+    settings_topic,
 )
 
 log = logging.getLogger("fleet.ingest")
@@ -97,6 +108,11 @@ class Ingest:
         self._stop = threading.Event()
         self.ready = threading.Event()
         """Set once subscribed."""
+        self._champions_due = False
+        """The champions are to be worked out (and published) again."""
+        self._republish = threading.Event()
+        """Set at every connection: every down document is to be published again."""
+        self._connected = threading.Event()
 
     # -- running -------------------------------------------------------------------------
 
@@ -122,10 +138,16 @@ class Ingest:
         client.connect_async(
             self.host, self.port, keepalive=30, clean_start=False, properties=properties
         )
+        client.on_disconnect = self._on_disconnect
         client.loop_start()
+        publisher = threading.Thread(
+            target=self._publish_documents, name="fleet-documents", daemon=True
+        )
+        publisher.start()
         try:
             self._stop.wait()
         finally:
+            publisher.join(5)
             client.disconnect()
             client.loop_stop()
             if self._db is not None:
@@ -156,8 +178,59 @@ class Ingest:
         if isinstance(sock, (socket.socket, ssl.SSLSocket)):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no Nagle on acks
         client.subscribe(UP_FILTER, qos=1)
+        self._connected.set()
+        self._republish.set()
+        self._champions_due = True
+        try:
+            self._champions(republish=True)
+        except psycopg.Error as exc:  # the next batch tries again
+            log.warning("the champions are not published yet: %s", exc)
         log.info("ingest: subscribed to %s", UP_FILTER)
         self.ready.set()
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: object, flags: object, reason: Any, props: object
+    ) -> None:
+        self._connected.clear()
+
+    def _publish(self, topic: str, payload: bytes) -> None:
+        if self._client is not None:
+            self._client.publish(topic, payload, qos=1, retain=True)
+
+    def _champions(self, *, republish: bool = False) -> None:
+        """Work the champions out and publish them if they changed (``republish``: the
+        newest board in any case)."""
+        db = self._db
+        assert db is not None
+        made = champions.publish_if_changed(db, self._publish)
+        if made is None and republish:
+            champions.republish(db, self._publish)
+        self._champions_due = False
+
+    def _publish_documents(self) -> None:
+        """The settings documents' thread: publish what was saved since the last time,
+        whenever told (``NOTIFY fleet_documents``), everything at each connection."""
+        delay = 0.5
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.database, autocommit=True) as conn:
+                    conn.execute("LISTEN " + documents.CHANNEL)
+                    delay = 0.5
+                    self._republish.set()
+                    while not self._stop.is_set():
+                        if self._connected.is_set():
+                            everything = self._republish.is_set()
+                            self._republish.clear()
+                            for doc in documents.unpublished(conn, everything):
+                                self._publish(settings_topic(doc.document), doc.dumps())
+                                documents.mark_published(conn, doc)
+                                log.info("published %s version %d", doc.document, doc.version)
+                        for _ in conn.notifies(timeout=0.25, stop_after=1):
+                            pass
+            except psycopg.Error as exc:
+                log.warning("the fleet's database (documents): %s; again in %.1f s", exc, delay)
+                self._stop.wait(delay)
+                delay = min(10.0, delay * 2)
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         while not self._stop.is_set():
@@ -197,6 +270,8 @@ class Ingest:
             self._refuse(db, topic, len(payload), str(exc))
             return None
         stored = store.store_batch(db, batch)
+        if "fame" in stored.kinds:
+            self._champions_due = True
         self.checkpoint(IngestStep.COMMITTED)
         self.stored += stored.new
         self.duplicates += len(batch.events) - stored.new
@@ -205,6 +280,8 @@ class Ingest:
             self._client.publish(ack_topic(cabinet), ack.dumps(), qos=1, retain=True)
             self.acks += 1
             self.checkpoint(IngestStep.ACKED)
+        if self._champions_due:
+            self._champions()
         return ack
 
     def _refuse(self, db: psycopg.Connection[Any], topic: str, size: int, reason: str) -> None:

@@ -29,6 +29,9 @@ class Stored:
     """Events it stored that were not there yet."""
     through: int
     """The highest sequence number stored with all before it (the acknowledgement)."""
+    kinds: frozenset[str] = frozenset()
+    """The kinds of the events it stored that were new (ingest works out the champions
+    again only after a new ``fame`` event)."""
 
 
 def connect(conninfo: str) -> psycopg.Connection[Any]:
@@ -57,14 +60,22 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
 
 
 def add_cabinet(conn: psycopg.Connection[Any], name: str, location: str) -> None:
-    """Add a cabinet (or let a revoked one back in, at ``location``)."""
+    """Add a cabinet (or let a revoked one back in, at ``location``); a location not in
+    ``locations`` yet is added (open all day, UTC, until the operator says otherwise)."""
     with conn.transaction():
+        ensure_location(conn, location)
         conn.execute(
             "INSERT INTO cabinets (name, location) VALUES (%s, %s) ON CONFLICT (name) "
             "DO UPDATE SET location = excluded.location, revoked_at = NULL",
             (name, location),
         )
     conn.commit()
+
+
+def ensure_location(conn: psycopg.Connection[Any], name: str) -> None:
+    """Add location ``name`` to ``locations`` if it is not there (inside the caller's
+    transaction)."""
+    conn.execute("INSERT INTO locations (name) VALUES (%s) ON CONFLICT (name) DO NOTHING", (name,))
 
 
 def revoke(conn: psycopg.Connection[Any], name: str) -> bool:
@@ -115,7 +126,8 @@ WITH incoming AS (
         coins = rollups.coins + excluded.coins
     RETURNING 1
 )
-SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM counted)
+SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM counted),
+       (SELECT coalesce(array_agg(DISTINCT kind), '{}') FROM new)
 """
 
 
@@ -125,7 +137,8 @@ def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
     events = [e.to_json() for e in batch.events]
     key = {"cabinet": batch.cabinet, "epoch": batch.epoch}
     with conn.transaction():
-        (new, _) = conn.execute(_INSERT, {**key, "events": Jsonb(events)}).fetchone() or (0, 0)
+        row = conn.execute(_INSERT, {**key, "events": Jsonb(events)}).fetchone()
+        new, kinds = (row[0], row[2]) if row is not None else (0, [])
         conn.execute(
             "INSERT INTO progress (cabinet, epoch, through) VALUES (%(cabinet)s, %(epoch)s, 0) "
             "ON CONFLICT DO NOTHING",
@@ -164,7 +177,7 @@ def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
                 {**key, "through": through},
             )
     conn.commit()
-    return Stored(int(new), int(through))
+    return Stored(int(new), int(through), frozenset(kinds))
 
 
 def record_presence(
@@ -174,7 +187,19 @@ def record_presence(
     version: str,
     faults: tuple[str, ...] = (),
 ) -> None:
+    """Keep ``cabinet``'s last presence, log it in ``presence_log`` (the offline alerts
+    and the collections read when it was offline), and make sure its location is in
+    ``locations``."""
     with conn.transaction():
+        conn.execute(
+            "INSERT INTO presence_log (cabinet, state, at) VALUES (%s, %s, now())",
+            (cabinet, state.value),
+        )
+        conn.execute(
+            "INSERT INTO locations (name) SELECT location FROM cabinets WHERE name = %s "
+            "ON CONFLICT (name) DO NOTHING",
+            (cabinet,),
+        )
         conn.execute(
             "INSERT INTO presence (cabinet, state, version, faults, at) "
             "VALUES (%s, %s, %s, %s, now()) "

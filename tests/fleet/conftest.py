@@ -15,6 +15,7 @@ import pytest
 
 from fleet import cli
 from tests.fleet.cabinets import Cabinet
+from tests.fleet.events import fresh_database
 from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
 
 _names = itertools.count()
@@ -93,3 +94,10 @@ def route(postgres: Postgres, tmp_path: Path) -> Iterator[Route]:
             cabinet.close()
         fleet.ingest.stop()
         fleet.broker.stop()
+
+
+@pytest.fixture(scope="module")
+def db(postgres: Postgres) -> Iterator[psycopg.Connection[Any]]:
+    """A database of the module's own, its schema made: each test empties it first
+    (:func:`tests.fleet.events.empty`)."""
+    yield from fresh_database(postgres)

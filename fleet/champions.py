@@ -1,0 +1,129 @@
+"""The route's champions: the best entry of every hall-of-fame category across the active
+cabinets, worked out from the ``fame`` events the fleet holds, and published retained on
+:data:`~fleet.wire.CHAMPIONS_TOPIC` whenever it changes (docs/fleet.md, "Route
+champions").
+
+The rules, which :func:`board` keeps in one query:
+
+- A cabinet's fame events are taken in its own order: epoch by epoch (in the order the
+  fleet first stored each epoch's fame events), ``seq`` within one.
+- An entry is ``(cabinet, epoch, entry)``; a later event of the same entry (its initials
+  filled in) replaces the earlier.
+- A clear (``{"cleared": <category>}``, or ``"all"``) removes the entries of that category
+  (or every entry) that cabinet reported before it.
+- The best is the smallest figure where :data:`~fleet.wire.CHAMPION_CATEGORIES` says
+  smaller is better, else the largest; a tie goes to the entry the fleet stored first
+  (then the cabinet's name, then the entry's id, so the board is always the same).
+- Revoked cabinets take no part; the venue is the cabinet's location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from fleet.wire import CHAMPION_CATEGORIES, CHAMPIONS_TOPIC, Champion, Champions
+
+Publish = Callable[[str, bytes], None]
+"""Publish a payload on a topic, retained, QoS 1 (ingest's MQTT client)."""
+
+_BOARD = """
+WITH fame AS (
+    SELECT e.cabinet, e.epoch, e.seq, e.received_at, e.body, c.location,
+           min(e.received_at) OVER (PARTITION BY e.cabinet, e.epoch) AS epoch_at
+    FROM events e JOIN cabinets c ON c.name = e.cabinet AND c.revoked_at IS NULL
+    WHERE e.kind = 'fame'
+), ordered AS (
+    SELECT *, row_number() OVER (PARTITION BY cabinet ORDER BY epoch_at, epoch, seq) AS n
+    FROM fame
+), reports AS (
+    SELECT cabinet, epoch, (body ->> 'entry')::bigint AS entry, body, location, n,
+           min(n) OVER w AS first_n, max(n) OVER w AS last_n
+    FROM ordered
+    WHERE NOT body ? 'cleared' AND body ->> 'category' = ANY(%(categories)s)
+    WINDOW w AS (PARTITION BY cabinet, epoch, body ->> 'entry')
+), live AS (
+    SELECT r.* FROM reports r
+    WHERE r.n = r.last_n AND NOT EXISTS (
+        SELECT 1 FROM ordered c
+        WHERE c.cabinet = r.cabinet AND c.n > r.n
+          AND c.body ->> 'cleared' IN ('all', r.body ->> 'category')
+    )
+)
+SELECT DISTINCT ON (body ->> 'category')
+       body ->> 'category', body ->> 'initials', (body ->> 'figure')::bigint, location,
+       cabinet, body ->> 'date'
+FROM live
+ORDER BY body ->> 'category',
+         CASE WHEN (body ->> 'category') = ANY(%(lower)s)
+              THEN (body ->> 'figure')::numeric ELSE -(body ->> 'figure')::numeric END,
+         (SELECT o.received_at FROM ordered o WHERE o.cabinet = live.cabinet
+          AND o.n = live.first_n),
+         cabinet, epoch, entry
+"""
+
+
+def board(conn: psycopg.Connection[Any]) -> tuple[Champion, ...]:
+    """The route's champions now, one per category that has an entry, in
+    :data:`~fleet.wire.CHAMPION_CATEGORIES`' order."""
+    rows = conn.execute(
+        _BOARD,
+        {
+            "categories": list(CHAMPION_CATEGORIES),
+            "lower": [c for c, lower in CHAMPION_CATEGORIES.items() if lower],
+        },
+    ).fetchall()
+    conn.commit()
+    found = {
+        str(category): Champion(
+            str(category), str(initials), int(figure), str(venue), str(cabinet), str(date)
+        )
+        for category, initials, figure, venue, cabinet, date in rows
+    }
+    return tuple(found[c] for c in CHAMPION_CATEGORIES if c in found)
+
+
+def newest(conn: psycopg.Connection[Any]) -> Champions | None:
+    """The newest board the fleet made, if any."""
+    row = conn.execute(
+        "SELECT version, board FROM champions ORDER BY version DESC LIMIT 1"
+    ).fetchone()
+    conn.commit()
+    if row is None:
+        return None
+    return Champions(int(row[0]), tuple(Champion(**c) for c in row[1]))
+
+
+def publish_if_changed(conn: psycopg.Connection[Any], publish: Publish) -> Champions | None:
+    """Work the board out; if it is not the newest one made (none made counts as an
+    empty board), store it under a new version and publish it. Returns what it
+    published, else ``None``."""
+    champions = board(conn)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext('fleet.champions'))")
+        row = conn.execute("SELECT board FROM champions ORDER BY version DESC LIMIT 1").fetchone()
+        before = [] if row is None else list(row[0])
+        value = [c.to_json() for c in champions]
+        if value == before:
+            made = None
+        else:
+            (version,) = conn.execute(
+                "INSERT INTO champions (board) VALUES (%s) RETURNING version", (Jsonb(value),)
+            ).fetchone() or (0,)
+            made = Champions(int(version), champions)
+    conn.commit()
+    if made is not None:
+        publish(CHAMPIONS_TOPIC, made.dumps())
+    return made
+
+
+def republish(conn: psycopg.Connection[Any], publish: Publish) -> Champions | None:
+    """Publish the newest board again (ingest does at every connection, so a broker that
+    lost its retained messages holds it again); ``None`` if none was made yet."""
+    champions = newest(conn)
+    if champions is not None:
+        publish(CHAMPIONS_TOPIC, champions.dumps())
+    return champions

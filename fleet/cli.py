@@ -26,6 +26,7 @@ import psycopg
 from fleet import authority, broker, store
 from fleet.broker import INGEST_USER, FleetConfig, FleetError
 from fleet.join_file import Join, join_file_text
+from fleet.web import commands as web_commands
 from fleet.wire import WireError, check_name
 
 DEFAULT_DIR = Path("/var/lib/spit-fleet")
@@ -177,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = command("ingest", "store what the cabinets send (runs until stopped)")
     ingest.set_defaults(func=_ingest)
+    web_commands.register(sub)
     return parser
 
 

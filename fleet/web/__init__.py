@@ -1,0 +1,28 @@
+"""The operator's web application (``spit-fleet web``): the route's cabinets on a phone,
+for owners, collectors and technicians (docs/fleet.md, "The operator's route").
+
+A Django project and its one app: :mod:`~fleet.web.settings` reads the fleet's folder,
+:mod:`~fleet.web.roles` says who sees what, :mod:`~fleet.web.db` hands the fleet's own
+queries the connection under Django's. Importing the package imports no Django:
+
+>>> from fleet.web import commands
+>>> commands.DEFAULT_BIND
+'127.0.0.1:8000'
+"""
+
+__all__ = [
+    "accounts",
+    "apps",
+    "cabinet_page",
+    "commands",
+    "db",
+    "login",
+    "middleware",
+    "password",
+    "roles",
+    "route_page",
+    "settings",
+    "two_factor",
+    "urls",
+    "wsgi",
+]

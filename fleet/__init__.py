@@ -15,6 +15,7 @@ __all__ = [
     "broker",
     "champions",
     "cli",
+    "collections",
     "documents",
     "ingest",
     "join_file",

@@ -14,6 +14,9 @@
 Version 2, the operator's route (docs/fleet.md, "The operator's route"):
 
 - ``presence_log``: every presence message, so the pages know when a cabinet was offline.
+- ``events.written_at``: when the cabinet wrote the event, by its clock if that was
+  synchronised, else when the fleet received it (``fleet_written_at``); the collections'
+  books count by it (:mod:`fleet.collections`).
 - ``locations``: each venue's opening hours (offline alerts count only those hours) and
   time zone.
 - ``collections``: the cash a collector counted at a cabinet, when, and who entered it.
@@ -101,6 +104,19 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX presence_log_by_cabinet ON presence_log (cabinet, at);
     CREATE INDEX events_by_received ON events (cabinet, received_at);
+    CREATE FUNCTION fleet_written_at(cabinet_at text, synced boolean, received timestamptz)
+    RETURNS timestamptz LANGUAGE plpgsql STABLE AS $$
+    BEGIN
+        IF synced THEN
+            RETURN cabinet_at::timestamptz;
+        END IF;
+        RETURN received;
+    EXCEPTION WHEN others THEN  -- a time that is no time: the fleet's own
+        RETURN received;
+    END $$;
+    ALTER TABLE events ADD COLUMN written_at timestamptz;
+    UPDATE events SET written_at = fleet_written_at(cabinet_at, synced, received_at);
+    CREATE INDEX events_by_written ON events (cabinet, kind, written_at);
     CREATE TABLE locations (
         id       bigserial PRIMARY KEY,
         name     text NOT NULL UNIQUE,

@@ -102,8 +102,10 @@ WITH incoming AS (
     SELECT * FROM jsonb_to_recordset(%(events)s)
         AS e(seq bigint, kind text, at text, synced boolean, body jsonb)
 ), new AS (
-    INSERT INTO events (cabinet, epoch, seq, kind, cabinet_at, synced, body)
-    SELECT %(cabinet)s, %(epoch)s, seq, kind, at, synced, body FROM incoming
+    INSERT INTO events (cabinet, epoch, seq, kind, cabinet_at, synced, body, written_at)
+    SELECT %(cabinet)s, %(epoch)s, seq, kind, at, synced, body,
+           fleet_written_at(at, synced, now())
+    FROM incoming
     ON CONFLICT (cabinet, epoch, seq) DO NOTHING
     RETURNING kind, body
 ), periods AS (

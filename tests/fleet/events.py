@@ -42,22 +42,26 @@ def put(
     received: datetime | None = None,
     synced: bool = True,
     epoch: str = EPOCH,
+    seq: int | None = None,
 ) -> int:
-    """Store one event of ``cabinet`` as the next of its epoch (written at ``at`` by the
-    cabinet's clock, received at ``received``: the database's now when not given);
-    returns its seq."""
-    (seq,) = conn.execute(
-        "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE cabinet = %s AND epoch = %s",
-        (cabinet, epoch),
-    ).fetchone() or (1,)
-    conn.commit()
+    """Store one event of ``cabinet`` as ``seq`` of its epoch (default: the next), written
+    at ``at`` by the cabinet's clock, received at ``received`` (default: the database's
+    now); returns its seq."""
+    if seq is None:
+        (seq,) = conn.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE cabinet = %s AND epoch = %s",
+            (cabinet, epoch),
+        ).fetchone() or (1,)
+        conn.commit()
     written = iso(at or received or datetime.now().astimezone())
     event = Event(int(seq), kind, written, synced, body)
     store.store_batch(conn, Batch(cabinet, epoch, int(seq), int(seq), (event,)))
     if received is not None:
         conn.execute(
-            "UPDATE events SET received_at = %s WHERE cabinet = %s AND epoch = %s AND seq = %s",
-            (received, cabinet, epoch, seq),
+            "UPDATE events SET received_at = %s, "
+            "written_at = fleet_written_at(cabinet_at, synced, %s) "
+            "WHERE cabinet = %s AND epoch = %s AND seq = %s",
+            (received, received, cabinet, epoch, seq),
         )
         conn.commit()
     return int(seq)

@@ -20,12 +20,7 @@ from cabinet.storage.database import Access
 from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import SETTINGS
-from cabinet.storage.settings_file import (
-    MAX_FILE_CHARS,
-    SettingsFileError,
-    export_text,
-    read_text,
-)
+from cabinet.storage.settings_file import MAX_FILE_CHARS, SettingsFileError, export_text
 from cabinet.storage.store import CabinetStore
 from game.values import UnreadableFileError, read_bounded
 
@@ -127,19 +122,13 @@ def _import(store: CabinetStore, path: Path) -> int:
         print(f"settings import: {path} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
-        values = read_text(text)
+        values, changed = store.import_settings(text)
     except SettingsFileError as exc:
         print(f"settings import: {path}: {exc} (nothing was changed)", file=sys.stderr)
         return 2
-    before = store.settings.as_plain()
-    store.settings.update(values)
-    try:
-        store.save_settings()
     except StorageError as exc:
         print(f"settings import: {exc} (nothing was changed)", file=sys.stderr)
         return 1
-    after = store.settings.as_plain()
-    changed = [name for name in after if after[name] != before[name]]
     print(
         f"imported {len(values)} settings from {path}; changed: "
         + (", ".join(changed) if changed else "none")

@@ -1,7 +1,8 @@
 """The hall of fame's screens from the flow and the board: plain values, no pygame.
 
 :func:`initials_view` is the initials phase (each player who set a record enters
-initials, the other sees their game); :func:`board_view` the board for attract's turn.
+initials, the other sees their game); :func:`board_view` the board for attract's turn;
+:func:`champions_view` the route's champions (kept from the fleet) for a turn of their own.
 Titles and figures are worded by :mod:`cabinet.halloffame.words`.
 """
 
@@ -11,6 +12,8 @@ from collections.abc import Sequence
 
 from cabinet.display.flow import Flow
 from cabinet.drawing.fame_views import (
+    ChampionRow,
+    ChampionsView,
     FameBoardView,
     FameColumn,
     FameRow,
@@ -22,6 +25,7 @@ from cabinet.halloffame.names import shown_initials
 from cabinet.halloffame.words import category_title, figure_text
 from cabinet.i18n import Translator
 from firmware_bridge.lights import LightState
+from fleet.wire import Champions
 
 
 def _rank(board: FameBoard, category: Category, entry_id: int) -> int | None:
@@ -94,3 +98,20 @@ def board_view(
         )
         columns.append(FameColumn(category_title(tr, category), rows))
     return FameBoardView(tr.t("fame.title"), tuple(columns), lights)
+
+
+def champions_view(tr: Translator, board: Champions, lights: LightState | None) -> ChampionsView:
+    """The route's champions, in the hall of fame's category order, each figure worded
+    as the local board words it, blocked initials as ``???``."""
+    by_category = {c.category: c for c in board.champions}
+    rows = tuple(
+        ChampionRow(
+            category_title(tr, category),
+            shown_initials(champion.initials),
+            figure_text(tr, category, champion.figure),
+            champion.venue,
+        )
+        for category in Category
+        if (champion := by_category.get(category.value)) is not None
+    )
+    return ChampionsView(tr.t("fame.champions"), rows, lights)

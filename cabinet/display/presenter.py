@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cabinet.display.app_settings import AppSettings
-from cabinet.display.fame_presenter import board_view, initials_view
+from cabinet.display.fame_presenter import board_view, champions_view, initials_view
 from cabinet.display.flow import Flow
 from cabinet.display.game_over import game_over_view, seat_names
 from cabinet.drawing.views import (
@@ -48,6 +48,7 @@ from cabinet.shared.phase import Phase
 from cabinet.table.interface import Match
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
+from fleet.wire import Champions
 from game.edges import Button
 from game.events import (
     LateEdge,
@@ -66,7 +67,8 @@ HOWTO_CARDS = 4
 """How many how-to-play cards attract takes turns with."""
 
 FAME_TURN = HOWTO_CARDS
-"""Attract's turns: the how-to cards, then the hall of fame (when it has entries)."""
+"""Attract's turns: the how-to cards, then the hall of fame (when it has entries), then
+the route's champions (when the fleet has sent a board with any)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,21 +113,28 @@ class Presenter:
         notices: Sequence[str] = (),
         credits: CreditsShown | None = None,
         fame: FameShown | None = None,
+        champions: Champions | None = None,
     ) -> Shown:
         """The frame at ``now`` (the cabinet clock). ``state``: the table on screen, the
         attract demo's or the game's being readied or played (``None`` while players join
         and at game over); ``stuck``: the button each player has stuck, if any;
         ``notices``: what the operator must see, taking turns with attract's how-to cards;
         ``credits``: the money line of attract and join (``None``: no money kept);
-        ``fame``: the hall of fame (``None``: off), for attract's turn and the initials."""
+        ``fame``: the hall of fame (``None``: off), for attract's turn and the initials;
+        ``champions``: the route's champions, for a turn of their own (``None``: none)."""
         flow = self.flow
         context = self.lights_context()
         if flow.phase is Phase.ATTRACT:
             assert state is not None
-            turns = HOWTO_CARDS + (1 if fame is not None and fame.board.entries else 0)
-            if fame is not None and flow.howto_index(now, turns) == FAME_TURN:
+            fame_turn = fame is not None and bool(fame.board.entries)
+            route_turn = champions is not None and bool(champions.champions)
+            turns = HOWTO_CARDS + fame_turn + route_turn
+            turn = flow.howto_index(now, turns)
+            if fame is not None and fame_turn and turn == FAME_TURN:
                 lights = self._lights()
                 return Shown(board_view(self.tr, fame.board, fame.new_after, lights), context)
+            if champions is not None and route_turn and turn == FAME_TURN + fame_turn:
+                return Shown(champions_view(self.tr, champions, self._lights()), context)
             return Shown(self._attract(now, state, notices, credits, turns), context)
         if flow.phase is Phase.INITIALS:
             board = fame.board if fame is not None else FameBoard()

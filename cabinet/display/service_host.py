@@ -202,6 +202,22 @@ class ServiceHost:
         if self.menu is not None and self.menu.is_open:
             self.menu.leave(now)
 
+    def take_documents(self) -> AppSettings | None:
+        """Decide the fleet's settings documents the link holds, through the store the menu
+        saves with (never while it is open: it would save over them); the settings to
+        apply when one changed any (as when the menu closes, without a fresh attract)."""
+        store = self.store
+        if store is None or self.is_open or not store.saving:
+            return None
+        from cabinet.storage import settings_documents
+
+        decided = settings_documents.take(store)
+        if not any(d.changed for d in decided):
+            return None
+        if self.money is not None:
+            self.money.menu_closed(store.settings)  # the new prices, pulse and meter times
+        return self._overlay(AppSettings.from_stored(store.settings))
+
     def _closed(self, now: int) -> None:
         """The menu closed: settings and audits saved in one transaction, then handed to
         the main loop to apply."""

@@ -1,11 +1,12 @@
 """Painting the hall of fame's screens: the initials entry (each player's panel, turned
 to its player in cocktail) and the board (a grid of categories over the whole screen,
-twice in cocktail: one for each side)."""
+twice in cocktail: one for each side), and the route's champions (one row per category,
+laid out the same way)."""
 
 from __future__ import annotations
 
 from cabinet.drawing.box import Box
-from cabinet.drawing.fame_views import FameBoardView, InitialsView
+from cabinet.drawing.fame_views import ChampionsView, FameBoardView, InitialsView
 from cabinet.drawing.painter import GREEN, GREY, WHITE, YELLOW, Painter, local
 
 
@@ -37,17 +38,22 @@ def paint_initials(painter: Painter, view: InitialsView) -> None:
         painter.add_text("footer", view.help, placed.box, placed.rotation, WHITE, index=i, fill=0.4)
 
 
-def paint_fame_board(painter: Painter, view: FameBoardView) -> None:
-    """The board over the table area: the title, then the categories in a grid, each a
-    title and its rows (rank, initials, figure, date; new ones in yellow)."""
+def _halves(painter: Painter) -> list[tuple[Box, int]]:
+    """The table area, or in cocktail its two halves, one facing each side."""
     geometry = painter.geometry
     screen = geometry.table
     halves: list[tuple[Box, int]] = [(screen, 0)]
-    if geometry.pile_rotations[1] == 180:  # cocktail: one board facing each side
+    if geometry.pile_rotations[1] == 180:
         half = screen.h // 2
         halves = [(Box(screen.x, screen.y + half, screen.w, screen.h - half), 0)]
         halves.append((Box(screen.x, screen.y, screen.w, half), 180))
-    for index, (area, rot) in enumerate(halves):
+    return halves
+
+
+def paint_fame_board(painter: Painter, view: FameBoardView) -> None:
+    """The board over the table area: the title, then the categories in a grid, each a
+    title and its rows (rank, initials, figure, date; new ones in yellow)."""
+    for index, (area, rot) in enumerate(_halves(painter)):
         painter.add_panel("banner", None, area, (0, 0, 0, 215), None, index=index)
         title = local(area, 0, area.h // 40, area.w, area.h // 9, rot)
         painter.add_text("headline", view.title, title, rot, YELLOW, index=index, fill=0.8)
@@ -70,3 +76,22 @@ def paint_fame_board(painter: Painter, view: FameBoardView) -> None:
                 lb = local(area, cx + cell_w // 20, y, cell_w * 9 // 10, line_h, rot)
                 colour = YELLOW if row.new else WHITE
                 painter.add_text("fame_row", text, lb, rot, colour, index=index, align="left")
+
+
+def paint_champions(painter: Painter, view: ChampionsView) -> None:
+    """The route's champions over the table area: the title, then a row per category
+    (its title in green; initials, figure and venue in white)."""
+    for index, (area, rot) in enumerate(_halves(painter)):
+        painter.add_panel("banner", None, area, (0, 0, 0, 215), None, index=index)
+        title = local(area, 0, area.h // 40, area.w, area.h // 9, rot)
+        painter.add_text("headline", view.title, title, rot, YELLOW, index=index, fill=0.8)
+        top = area.h * 16 // 100
+        line_h = (area.h - top - area.h // 40) // max(6, len(view.rows))
+        for r, row in enumerate(view.rows):
+            y = top + r * line_h
+            head = local(area, area.w // 20, y, area.w * 9 // 20, line_h, rot)
+            painter.add_text("champion_title", row.category, head, rot, GREEN, index=index,
+                             align="left")  # fmt: skip
+            text = f"{row.initials}  {row.figure}  {row.venue}"
+            body = local(area, area.w // 2, y, area.w * 9 // 20, line_h, rot)
+            painter.add_text("champion_row", text, body, rot, WHITE, index=index, align="left")

@@ -1,6 +1,7 @@
 """The hall of fame's screens, as plain frozen values (every string already translated):
 :class:`InitialsView` (players entering initials after a game) and
-:class:`FameBoardView` (the board, in attract's turn)."""
+:class:`FameBoardView` (the board, in attract's turn) and :class:`ChampionsView` (the
+route's champions, in a turn of their own)."""
 
 from __future__ import annotations
 
@@ -55,4 +56,23 @@ class FameBoardView:
 
     title: str
     columns: tuple[FameColumn, ...]
+    lights: LightState | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionRow:
+    """One category's champion across the route: who, the figure, and where."""
+
+    category: str
+    initials: str
+    figure: str
+    venue: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionsView:
+    """The route's champions: a title and one row per category that has one."""
+
+    title: str
+    rows: tuple[ChampionRow, ...]
     lights: LightState | None = None

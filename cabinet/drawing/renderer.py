@@ -34,8 +34,8 @@ import pygame
 from cabinet.drawing.animation import Animator, Timings
 from cabinet.drawing.backend import DisplayBackend
 from cabinet.drawing.cards import CardArt
-from cabinet.drawing.fame_screens import paint_fame_board, paint_initials
-from cabinet.drawing.fame_views import FameBoardView, InitialsView
+from cabinet.drawing.fame_screens import paint_champions, paint_fame_board, paint_initials
+from cabinet.drawing.fame_views import ChampionsView, FameBoardView, InitialsView
 from cabinet.drawing.geometry import Orientation, TableGeometry, table_geometry
 from cabinet.drawing.lights_strip import paint_lights
 from cabinet.drawing.painter import DrawItem, Look, LookCache, Paint, Painter, Shapes
@@ -206,6 +206,8 @@ class Renderer:
             paint_initials(painter, view)
         elif isinstance(view, FameBoardView):
             paint_fame_board(painter, view)
+        elif isinstance(view, ChampionsView):
+            paint_champions(painter, view)
         else:
             raise TypeError(f"the renderer cannot draw {type(view).__name__}")
         self._wake(paint_lights(painter, view.lights, now_ns))

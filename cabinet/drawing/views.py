@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cabinet.drawing.fame_views import FameBoardView, InitialsView
+from cabinet.drawing.fame_views import ChampionsView, FameBoardView, InitialsView
 from firmware_bridge.lights import LightState
 from game.cards import Card
 from game.engine import SLOTS
@@ -155,7 +155,9 @@ class GameOverView:
     lights: LightState | None = None
 
 
-View = TableView | AttractView | JoinView | GameOverView | InitialsView | FameBoardView
+View = (
+    TableView | AttractView | JoinView | GameOverView | InitialsView | FameBoardView | ChampionsView
+)
 """Every screen the renderer draws (the hall of fame's are in :mod:`.fame_views`)."""
 
 

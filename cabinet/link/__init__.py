@@ -9,4 +9,4 @@ wire format, :mod:`fleet.wire`. See ``docs/fleet.md``.
 ['fleet: none (the cabinet opens no connection)']
 """
 
-__all__ = ["connection", "link_store", "membership", "sender", "status"]
+__all__ = ["connection", "down", "link_store", "membership", "sender", "status"]

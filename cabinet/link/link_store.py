@@ -1,7 +1,8 @@
 """The link's own connection to the cabinet's database, used by the link's thread alone:
 the join and the acknowledged point it starts from, the outbox rows to send, forgetting
 what the fleet acknowledged, queueing what the link itself reports (heartbeats, the door,
-the light board) and noting its state for ``fleet status``."""
+the light board), keeping the fleet-wide documents (:mod:`cabinet.link.down`) and noting
+its state for ``fleet status``."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.link import status as link_status
-from cabinet.storage import outbox
+from cabinet.storage import fleet_documents, outbox
 from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
 from cabinet.storage.outbox import Kind, Row
 from fleet.join_file import Join
+from fleet.wire import Champions, SettingsDocument
 
 log = logging.getLogger("cabinet.link")
 
@@ -63,6 +65,17 @@ class LinkStore:
         """Queue an event the link itself reports."""
         with self._transaction():
             outbox.add(self._conn, kind, body, utc_now(), synced)
+
+    def keep_champions(self, board: Champions) -> bool:
+        """Keep the route's champions if newer than the board kept."""
+        with self._transaction():
+            return fleet_documents.keep_champions(self._conn, board)
+
+    def hold(self, document: SettingsDocument) -> bool:
+        """Hold a settings document for the display process, if it is this cabinet's and
+        newer than what it decided."""
+        with self._transaction():
+            return fleet_documents.hold(self._conn, document)
 
     def note(self, values: Mapping[str, str]) -> None:
         """Note the link's state (``link.*``); a failure is logged, never raised."""

@@ -1,11 +1,12 @@
 """Joining and leaving a fleet: the join kept in the ``fleet`` table, and what a cabinet
-that leaves discards."""
+that leaves discards (the fleet's documents too: another fleet's champions and settings
+documents are not this one's)."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from cabinet.storage import outbox
+from cabinet.storage import fleet_documents, outbox
 from fleet.join_file import Join
 
 
@@ -14,6 +15,7 @@ def join(conn: sqlite3.Connection, joined: Join) -> None:
     transactions queue what they report. Call inside a transaction."""
     outbox.delete_fleet_values(conn, "join.")
     outbox.delete_fleet_values(conn, "link.")
+    outbox.delete_fleet_values(conn, fleet_documents.PREFIX)
     outbox.set_fleet_values(conn, joined.rows())
 
 
@@ -23,4 +25,5 @@ def leave(conn: sqlite3.Connection) -> int:
     outbox.delete_fleet_values(conn, "join.")
     outbox.delete_fleet_values(conn, "link.")
     outbox.delete_fleet_values(conn, "dropped.")
+    outbox.delete_fleet_values(conn, fleet_documents.PREFIX)
     return outbox.discard(conn)

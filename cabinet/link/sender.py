@@ -32,11 +32,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import MQTTErrorCode
 
+from cabinet.link import down
 from cabinet.link.connection import Connection
 from cabinet.link.link_store import LinkStore
 from cabinet.storage.outbox import Kind, Row, clock_synced
 from fleet.join_file import Join
 from fleet.wire import (
+    DOWN_FILTER,
     MAX_BATCH_EVENTS,
     MAX_MESSAGE_BYTES,
     Batch,
@@ -200,7 +202,7 @@ class Sender(Connection):
 
     def _subscribe(self, client: mqtt.Client, join: Join) -> None:
         client.on_subscribe = self._on_subscribe
-        client.subscribe(ack_topic(join.cabinet), qos=1)
+        client.subscribe([(ack_topic(join.cabinet), 1), (DOWN_FILTER, 1)])
 
     def _on_subscribe(
         self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, properties: object
@@ -209,6 +211,10 @@ class Sender(Connection):
         self._send_from_s = self._clock() + self.ack_grace_s
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        if down.is_down(message.topic):
+            assert self._db is not None
+            down.take(self._db, message.topic, bytes(message.payload))
+            return
         try:
             ack = parse_ack(bytes(message.payload))
         except WireError as exc:

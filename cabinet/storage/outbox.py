@@ -35,7 +35,7 @@ LIMIT = 50_000
 SNAPSHOTS = frozenset({"audits", "health"})
 """Kinds whose newest row says everything the older unsent ones did."""
 
-DROP_ORDER = ("money", "doctor", "fault", "door", "fame", "game")
+DROP_ORDER = ("money", "doctor", "settings", "fault", "door", "fame", "game")
 """Past the bound, the kinds dropped first to last (their oldest rows first)."""
 
 SYNCED_MARK = Path("/run/systemd/timesync/synchronized")
@@ -53,6 +53,7 @@ class Kind(StrEnum):
     FAULT = "fault"
     DOOR = "door"
     DOCTOR = "doctor"
+    SETTINGS = "settings"
 
 
 def clock_synced() -> bool:

@@ -247,6 +247,14 @@ MISSING_SWITCH_GAMES = WholeNumber(
     "were, is reported as a missing switch.",
 )
 
+REMOTE_SETTINGS = Switch(
+    name="remote_settings",
+    group=OPERATOR,
+    default=False,
+    description="Take the pricing settings and the operator PIN from the fleet's settings "
+    "documents; off: a document that holds any is refused (set only at the cabinet).",
+)
+
 # -- pricing ------------------------------------------------------------------------------
 
 FREE_PLAY = Switch(
@@ -459,6 +467,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     OPERATOR_PIN,
     RECORDS_KEPT,
     MISSING_SWITCH_GAMES,
+    REMOTE_SETTINGS,
     HALL_OF_FAME,
     HALL_OF_FAME_SIZE,
     FREE_PLAY,

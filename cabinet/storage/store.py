@@ -56,6 +56,7 @@ from cabinet.storage.problems import StorageError, StorageProblem
 from cabinet.storage.records import RecordStore, insert_game, prune_games
 from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, MISSING_SWITCH_GAMES, RECORDS_KEPT
 from cabinet.storage.settings import Settings, load_settings, write_settings
+from cabinet.storage.settings_file import read_text
 from game.record import MatchRecord
 from game.summary import GameSummary, Seat
 from game.units import MS
@@ -315,6 +316,41 @@ class CabinetStore:
             write_settings(conn, self.settings)
             prune_games(conn, self.settings.get(RECORDS_KEPT))
 
+    def import_settings(
+        self,
+        text: str,
+        *,
+        vet: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+        also: Callable[[sqlite3.Connection], None] | None = None,
+        report: Mapping[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Import a settings file's ``text`` (``settings import``, and the fleet's settings
+        documents): checked whole (:func:`~cabinet.storage.settings_file.read_text`), then
+        ``vet`` (it may drop values, or refuse with a
+        :class:`~cabinet.storage.settings_file.SettingsFileError`), then saved in one
+        transaction with ``also`` and the ``settings`` event ``report`` (when in a fleet).
+        Returns the values imported and the names of the settings it changed. Raises
+        ``SettingsFileError`` or :class:`StorageError`, and then changes nothing."""
+        values = read_text(text)
+        if vet is not None:
+            values = vet(values)
+        saved = self.settings.copy()
+        before = saved.as_plain()
+        self.settings.update(values)
+        try:
+            with self.db.transaction() as conn:
+                write_settings(conn, self.settings)
+                prune_games(conn, self.settings.get(RECORDS_KEPT))
+                if also is not None:
+                    also(conn)
+                if report is not None and reports.joined(conn):
+                    reports.event(conn, Kind.SETTINGS, report, self._wall_clock(), self._synced())
+        except BaseException:
+            self.settings = saved
+            raise
+        after = self.settings.as_plain()
+        return values, [name for name in after if after[name] != before[name]]
+
     def factory_reset(self) -> None:
         """Every setting back to its default, saved. Audits, lifetime totals and the
         stored games are not touched."""
@@ -331,10 +367,19 @@ class CabinetStore:
         ``missing_switch_games`` games while their neighbours were."""
         return missing(self.silence, self.settings.get(MISSING_SWITCH_GAMES))
 
-    def report(self, kind: Kind, body: Mapping[str, Any]) -> bool:
-        """Queue an event for the fleet (health, a fault, the door), in one transaction;
-        ``False`` when the cabinet is in no fleet (nothing queued)."""
+    def report(
+        self,
+        kind: Kind,
+        body: Mapping[str, Any],
+        *,
+        also: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> bool:
+        """Queue an event for the fleet (health, a fault, the door, a settings document
+        refused), in one transaction with ``also``; ``False`` when the cabinet is in no
+        fleet (nothing queued)."""
         with self.db.transaction() as conn:
+            if also is not None:
+                also(conn)
             if not reports.joined(conn):
                 return False
             reports.event(conn, kind, body, self._wall_clock(), self._synced())

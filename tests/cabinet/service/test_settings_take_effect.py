@@ -12,9 +12,11 @@ from cabinet.i18n import Translator
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.money.pricing import PricePer, Pricing
 from cabinet.service.setting_pages import setting_label
+from cabinet.storage import fleet_documents
 from cabinet.storage.setting_table import SETTINGS, in_group
 from cabinet.storage.setting_types import Setting, SettingGroup
 from cabinet.storage.store import CabinetStore
+from fleet.wire import SettingsDocument
 from game.edges import Button
 from game.rules import TieRule
 from game.units import MS
@@ -68,6 +70,7 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "operator_pin": ("1234", lambda c: _asks_for_pin(c)),
     "records_kept": (10, lambda c: c.store.records.count() == 10),
     "missing_switch_games": (5, lambda c: _judges_missing_switches_at(c, 5)),
+    "remote_settings": (True, lambda c: _takes_pricing_from_the_fleet(c)),
     "hall_of_fame": (False, lambda c: c.app.flow.settings.hall_of_fame is False),
     "hall_of_fame_size": (6, lambda c: c.store.fame.size == 6),
     "free_play": (False, lambda c: pricing(c).free_play is False),
@@ -88,6 +91,16 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "meter_on_ms": (60, lambda c: money(c).meter.on_ns == 60 * MS),
     "meter_off_ms": (60, lambda c: money(c).meter.off_ns == 60 * MS),
 }
+
+
+def _takes_pricing_from_the_fleet(cab: Cabinet) -> bool:
+    """A route document setting a price, held by the link, reaches the running cabinet."""
+    version = 1 + len(fleet_documents.decisions(cab.store.db.connection))  # newer each look
+    document = SettingsDocument("route", version, None, "[pricing]\nmax_credits = 42\n")
+    with cab.store.db.transaction() as conn:
+        fleet_documents.hold(conn, document)
+    cab.frames(1.1)  # the display looks once a second
+    return pricing(cab).max_credits == 42
 
 
 def _asks_for_pin(cab: Cabinet) -> bool:

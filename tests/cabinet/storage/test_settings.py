@@ -85,6 +85,7 @@ def test_the_table_has_every_item_of_the_game_and_cabinet_menus() -> None:
         "operator_pin",
         "records_kept",
         "missing_switch_games",
+        "remote_settings",
         "hall_of_fame",
         "hall_of_fame_size",
     ]

@@ -11,14 +11,19 @@ the ``fleet`` extra, so a cabinet installs none of its dependencies. See ``docs/
 """
 
 __all__ = [
+    "alerts",
     "authority",
     "broker",
     "champions",
     "cli",
     "collections",
+    "digest",
     "documents",
     "ingest",
     "join_file",
+    "locations",
+    "options",
+    "route_commands",
     "schema",
     "store",
     "wire",

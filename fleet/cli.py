@@ -23,7 +23,7 @@ from typing import Any
 
 import psycopg
 
-from fleet import authority, broker, store
+from fleet import authority, broker, route_commands, store
 from fleet.broker import INGEST_USER, FleetConfig, FleetError
 from fleet.join_file import Join, join_file_text
 from fleet.web import commands as web_commands
@@ -179,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = command("ingest", "store what the cabinets send (runs until stopped)")
     ingest.set_defaults(func=_ingest)
     web_commands.register(sub)
+    route_commands.register(command)
     return parser
 
 

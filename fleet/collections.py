@@ -81,14 +81,18 @@ SELECT state, at FROM presence WHERE cabinet = %s
 """
 
 
-def _books(
+def books_between(
     conn: psycopg.Connection[Any], cabinet: str, since: datetime | None, until: datetime
 ) -> int:
+    """The earnings ``cabinet``'s money events counted, written after ``since`` (``None``:
+    from the first) and up to ``until``."""
     row = conn.execute(_BOOKS, {"cabinet": cabinet, "since": since, "until": until}).fetchone()
     return int(row[0]) if row is not None else 0
 
 
-def _proven(conn: psycopg.Connection[Any], cabinet: str, after: datetime) -> bool:
+def proven_after(conn: psycopg.Connection[Any], cabinet: str, after: datetime) -> bool:
+    """Whether the fleet holds every event ``cabinet`` wrote up to ``after`` (an
+    acknowledged event written and received after it: the module's rule)."""
     row = conn.execute(_PROVEN, {"cabinet": cabinet, "after": after}).fetchone()
     return bool(row and row[0])
 
@@ -114,9 +118,9 @@ def open_period(conn: psycopg.Connection[Any], cabinet: str, now: datetime) -> R
     """``cabinet``'s books since its last collection, until ``now`` (nothing counted)."""
     last = _last(conn, cabinet, now)
     since = None if last is None else last[1]
-    books = _books(conn, cabinet, since, now)
+    books = books_between(conn, cabinet, since, now)
     offline, offline_at = _offline_since(conn, cabinet)
-    estimated = offline or not _proven(conn, cabinet, now - OPEN_GRACE)
+    estimated = offline or not proven_after(conn, cabinet, now - OPEN_GRACE)
     conn.commit()
     return Reconciliation(
         None,
@@ -185,8 +189,8 @@ def history(
     result = []
     offline: dict[str, tuple[bool, datetime | None]] = {}
     for id_, name, since, until, counted, entered_by, note in rows:
-        books = _books(conn, name, since, until)
-        estimated = not _proven(conn, name, until)
+        books = books_between(conn, name, since, until)
+        estimated = not proven_after(conn, name, until)
         if name not in offline:
             offline[name] = _offline_since(conn, name)
         result.append(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import psycopg
@@ -75,6 +75,19 @@ def presence(conn: psycopg.Connection[Any], cabinet: str, state: Presence, at: d
     )
     conn.execute("UPDATE presence SET at = %s WHERE cabinet = %s", (at, cabinet))
     conn.commit()
+
+
+def weekday_earnings(
+    conn: psycopg.Connection[Any], cabinet: str, last: datetime, cents: list[int]
+) -> None:
+    """``cents[-1]`` earned at ``last``, each one before it a week earlier, then a
+    heartbeat a day after ``last`` (the day is whole)."""
+    for weeks, amount in zip(range(len(cents) - 1, -1, -1), cents, strict=True):
+        at = last - timedelta(days=7 * weeks)
+        body = {"counts": {}, "counted": {"coins1": 1, "earnings_cents": amount}}
+        put(conn, cabinet, "money", body, at=at, received=at)
+    beat = last + timedelta(days=1)
+    put(conn, cabinet, "health", {"version": "1"}, at=beat, received=beat)
 
 
 _names = iter(range(10**6))

@@ -2,8 +2,10 @@
 
 :mod:`fleet.wire` is the wire format, standard library only, shared with the cabinet's
 link (``cabinet/link``), as the light board's codec is shared with its firmware. The rest
-is the fleet's service (``spit-fleet``: init, add-cabinet, revoke, ingest), installed with
-the ``fleet`` extra, so a cabinet installs none of its dependencies. See ``docs/fleet.md``.
+is the fleet's service (``spit-fleet``: init, add-cabinet, revoke, ingest, location,
+option, digest; the route's champions, settings documents, collections and alerts),
+installed with the ``fleet`` extra, so a cabinet installs none of its dependencies. See
+``docs/fleet.md``.
 
 >>> from fleet.wire import ack_topic, batch_topic
 >>> batch_topic("bar-1"), ack_topic("bar-1")
@@ -26,5 +28,6 @@ __all__ = [
     "route_commands",
     "schema",
     "store",
+    "web",
     "wire",
 ]

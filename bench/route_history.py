@@ -286,7 +286,7 @@ _AFTER = (
     WHERE books.id = c.id""",
     """INSERT INTO settings_documents (id, location, version, body, edited_by, edited_at,
                                      published)
-    VALUES ('route', NULL, nextval('settings_versions'), '', 'owner',
+    VALUES ('route', NULL, nextval('settings_versions'), E'[game]\\nbest_of = 3\\n', 'owner',
             %(end)s - interval '21 days', 1)""",
 )
 

@@ -12,11 +12,15 @@ queries the connection under Django's. Importing the package imports no Django:
 
 __all__ = [
     "accounts",
+    "alert_options_page",
+    "alerts_page",
     "apps",
     "cabinet_data",
     "cabinet_page",
+    "collections_page",
     "commands",
     "db",
+    "documents_page",
     "fmt",
     "login",
     "middleware",
@@ -25,6 +29,7 @@ __all__ = [
     "route_page",
     "route_table",
     "settings",
+    "templatetags",
     "two_factor",
     "urls",
     "wsgi",

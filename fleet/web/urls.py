@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from fleet.web import accounts, cabinet_page, login, password, route_page, two_factor
+from fleet.web import (
+    accounts,
+    alert_options_page,
+    alerts_page,
+    cabinet_page,
+    collections_page,
+    documents_page,
+    login,
+    password,
+    route_page,
+    two_factor,
+)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # Signing in and out, one's own password and two-factor codes.
@@ -22,6 +33,20 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # The route and its cabinets.
     path("", route_page.route, name="route"),
     path("cabinets/<str:name>/", cabinet_page.cabinet, name="cabinet"),
+    # Collections (collectors and owners), with the bookkeeper's CSV.
+    path("collections/", collections_page.collections_page, name="collections"),
+    path("collections/export.csv", collections_page.collections_csv, name="collections_csv"),
+    path(
+        "collections/<str:name>/",
+        collections_page.cabinet_collections,
+        name="collections_cabinet",
+    ),
+    # Alerts, and the owner's thresholds and opening hours.
+    path("alerts/", alerts_page.alerts_page, name="alerts"),
+    path("alerts/options/", alert_options_page.alert_options, name="alert_options"),
+    # Settings documents for the route or a location (owners).
+    path("settings/", documents_page.documents_list, name="documents"),
+    path("settings/<str:document>/", documents_page.document_edit, name="document_edit"),
 ]
 
 handler404 = "fleet.web.login.not_found"

@@ -25,6 +25,7 @@ __all__ = [
     "books",
     "fame_book",
     "fame_presenter",
+    "fleet_watch",
     "flow",
     "frame_loop",
     "game_over",

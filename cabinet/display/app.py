@@ -19,7 +19,6 @@ the parts together for ``spit-cabinet run``.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Iterable
 
@@ -27,6 +26,7 @@ import pygame
 
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.books import Books
+from cabinet.display.fleet_watch import FleetWatch
 from cabinet.display.flow import Flow
 from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
@@ -49,20 +49,13 @@ from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
 from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
-from cabinet.storage import fleet_documents
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
-from fleet.wire import Champions
 from game.edges import Button
 from game.events import Event
-from game.units import S
 
 log = logging.getLogger(__name__)
-
-
-FLEET_LOOK_NS = S
-"""How often the display looks at what the fleet link kept (champions, settings)."""
 
 
 class CabinetApp:
@@ -123,8 +116,7 @@ class CabinetApp:
         self.frames = 0
         self.last_view: View | None = None
         """The view of the last frame drawn outside the service menu."""
-        self._champions: Champions | None = None
-        self._fleet_looked_ns: int | None = None
+        self.fleet = FleetWatch(self.host, self.apply_settings)
 
     def _service_host(self, parts: CabinetParts) -> ServiceHost:
         """The service menu's host, on this cabinet's table, books, lights, sounds and money
@@ -298,7 +290,7 @@ class CabinetApp:
             if drawn is not None:
                 self.frames += 1
                 return drawn
-        self._look_at_fleet(now)
+        self.fleet.look(now)
         flow = self.flow
         self._follow_flow()
         if flow.phase is Phase.ATTRACT:
@@ -330,7 +322,7 @@ class CabinetApp:
             else None
         )
         notices = self.host.operator_notices()
-        champions = self._champions if fame is not None else None
+        champions = self.fleet.champions if fame is not None else None
         return self.presenter.show(
             now,
             self.supervisor.table_state(),
@@ -340,23 +332,6 @@ class CabinetApp:
             fame=fame,
             champions=champions,
         )
-
-    def _look_at_fleet(self, now: int) -> None:
-        """Once a second, what the fleet link kept in the database: the route's champions
-        (for attract's turn) and the settings documents it holds (decided here, on the
-        menu's store, and applied as the menu's are)."""
-        store = self.host.store
-        looked = self._fleet_looked_ns
-        if store is None or (looked is not None and now - looked < FLEET_LOOK_NS):
-            return
-        self._fleet_looked_ns = now
-        try:
-            self._champions = fleet_documents.champions(store.db.connection)
-        except sqlite3.Error:
-            log.exception("the route's champions could not be read")
-        settings = self.host.take_documents()
-        if settings is not None:
-            self.apply_settings(settings)
 
     # -- input and events --------------------------------------------------------------
 

@@ -67,11 +67,13 @@ def _stored(conn: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in rows}
 
 
-def _location_forms(conn: Any, bound: HoursForm | None) -> list[HoursForm]:
+def _location_forms(conn: Any, bound: HoursForm | None) -> list[tuple[str, HoursForm]]:
+    """Each location's name and hours form (``bound``, with its errors, for the one just
+    posted)."""
     found = []
     for name, hours in sorted(locations.hours(conn).items()):
         if bound is not None and bound.data.get("location") == name:
-            found.append(bound)
+            found.append((name, bound))
             continue
         initial = {
             "location": name,
@@ -79,7 +81,7 @@ def _location_forms(conn: Any, bound: HoursForm | None) -> list[HoursForm]:
             "closes": hours.closes.strftime("%H:%M"),
             "timezone": hours.timezone,
         }
-        found.append(HoursForm(initial=initial, prefix=None))
+        found.append((name, HoursForm(initial=initial)))
     return found
 
 

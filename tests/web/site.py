@@ -1,24 +1,24 @@
-"""One fleet with the web application in front of it, for a test module of the money,
-alerts and settings pages: a PostgreSQL cluster of its own, a fleet folder
-(``init_fleet``), ``spit-fleet web`` as a process (:class:`tests.web.harness.WebApp`), an
-account of each role and one headless Chromium; the broker and ingest made, started only
-by the test that drives real cabinets."""
+"""What the money, alerts and settings pages' tests share, on the web tests' fixtures
+(``tests/web/conftest.py``: PostgreSQL, the fleet folder, ``spit-fleet web`` as a
+process, an account of each role, one Chromium): :class:`Site` puts them together with
+the fleet's broker and ingest (made, started only by a test that drives real cabinets),
+and the helpers below post forms as a browser would (with its CSRF token, a wrong one or
+none) and look at a page at a phone's width."""
 
 from __future__ import annotations
 
 import contextlib
 import sys
-import tempfile
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
 from fleet import cli, store
-from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
-from tests.web.harness import Account, WebApp, launch_chromium, log_in, unique
+from fleet.broker import FleetConfig
+from tests.fleet.services import Broker, IngestProcess
+from tests.web.harness import Account, WebApp, log_in
 
 #: The widths the pages are looked at in: a phone's, and a desktop's.
 PHONE = {"width": 375, "height": 740}
@@ -29,10 +29,13 @@ DESKTOP = {"width": 1280, "height": 900}
 class Site:
     folder: Path
     database: str
-    port: int
     app: WebApp
     browser: Any
-    accounts: dict[str, Account] = field(default_factory=dict)
+    accounts: dict[str, Account]
+
+    @property
+    def port(self) -> int:
+        return FleetConfig.load(self.folder).port
 
     def db(self) -> psycopg.Connection[Any]:
         return psycopg.connect(self.database)
@@ -64,37 +67,6 @@ class Site:
         page = context.new_page()
         log_in(page, self.app, self.accounts[role])
         return page
-
-
-@contextlib.contextmanager
-def site() -> Iterator[Site]:
-    """The module's site, stopped whatever happens."""
-    from playwright.sync_api import sync_playwright
-
-    cluster = Postgres()
-    work = Path(tempfile.mkdtemp(prefix="spit-web-pages-"))
-    app: WebApp | None = None
-    try:
-        database = cluster.new_database("fleet_pages")
-        folder, port = work / "fleet", free_port()
-        with contextlib.redirect_stdout(sys.stderr):
-            init_fleet(folder, database, port)
-        app = WebApp(folder)
-        app.start()
-        accounts = {role: app.account(unique(role), role) for role in ROLES}
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            try:
-                yield Site(folder, database, port, app, browser, accounts)
-            finally:
-                browser.close()
-    finally:
-        if app is not None:
-            app.stop()
-        cluster.close()
-
-
-ROLES = ("owner", "collector", "technician")
 
 
 def csrf_token(page: Any) -> str:

@@ -121,3 +121,7 @@ logout = signed_in(Logout.as_view())
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return render(request, "web/error.html", {"title": "Not found"}, status=404)
+
+
+def forbidden(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "web/error.html", {"title": "Not for this account"}, status=403)

@@ -49,4 +49,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("settings/<str:document>/", documents_page.document_edit, name="document_edit"),
 ]
 
+handler403 = "fleet.web.login.forbidden"
 handler404 = "fleet.web.login.not_found"

@@ -25,6 +25,7 @@ import time
 import urllib.error
 import urllib.request
 from base64 import b32decode
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,4 +198,35 @@ def set_up_two_factor(page: Any, app: WebApp, account: Account) -> None:
 def log_out(page: Any) -> None:
     """Log out with the page's own menu form."""
     page.locator("form[action='/logout/'] button").first.dispatch_event("click")
-    page.wait_for_url("**/logout/")
+    page.wait_for_url("**/login/")
+
+
+def url_paths(folder: Path) -> list[str]:
+    """Every URL the application has (a sample value in each parameter), read from its
+    own URL patterns (Django set up in this process, on ``folder``'s settings)."""
+    os.environ.setdefault("SPIT_FLEET_DIR", str(folder))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "fleet.web.settings")
+    import django
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    django.setup()
+    samples = {"int": "1", "str": "x", "slug": "x", "path": "x"}
+
+    def walk(patterns: list[Any], prefix: str) -> Iterator[str]:
+        for p in patterns:
+            route = str(p.pattern)
+            for name, converter in p.pattern.converters.items():
+                kind = type(converter).__name__.removesuffix("Converter").lower()
+                route = route.replace(f"<{kind}:{name}>", samples.get(kind, "x"))
+                route = route.replace(f"<{name}>", "x")
+            if isinstance(p, URLResolver):
+                yield from walk(p.url_patterns, prefix + route)
+            elif isinstance(p, URLPattern):
+                yield "/" + prefix + route
+
+    return sorted(set(walk(get_resolver().url_patterns, "")))
+
+
+def csrf_token(context: Any) -> str:
+    """The CSRF cookie of a Playwright browser context (it has loaded a page with a form)."""
+    return next(c["value"] for c in context.cookies() if c["name"] == "csrftoken")

@@ -11,6 +11,8 @@ its defaults), all on loopback.
 - ``route_page_ms``, ``cabinet_page_ms``: the application's own time for the page (its
   ``Server-Timing: app;dur=`` header), signed in as an owner through the login form;
   ``*_wall_ms`` the same requests timed by this client on loopback.
+- ``alerts_page_ms``, ``collections_page_ms``, ``cabinet_collections_page_ms``: the
+  same for the alerts page, the route's collections and a cabinet's collections.
 - ``route_page_kb``: the route page's first load in Chromium with an empty cache: the
   bytes transferred (headers and bodies) of the page and everything it loads.
 - ``champions_s``: ``bench/route_champions.py`` (a broker, ingest and two real cabinets).
@@ -25,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -255,6 +258,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         web = Web(folder)
         client = Client(web.url)
         client.login(OWNER, PASSWORD)
+        # The alerts page works the alerts out (and leaves the process the snapshot the
+        # route page shows); the route page's own background refresh is timed apart.
+        result["alerts_page_ms"] = measure(client, ["/alerts/"], 3)["server"]
         route = measure(client, ["/"], args.requests)
         result["route_page_ms"] = route["server"]
         result["route_page_wall_ms"] = route["wall"]
@@ -265,6 +271,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         result["cabinet_page_ms"] = cabinet["server"]
         result["cabinet_page_wall_ms"] = cabinet["wall"]
         result["timing_source"] = "Server-Timing app;dur (the application's own time)"
+        for key, paths, count in (
+            ("collections_page_ms", ["/collections/"], 5),
+            ("cabinet_collections_page_ms", [f"/collections/{p[10:]}" for p in names], 20),
+        ):
+            result[key] = measure(client, paths, count)["server"]
         weight = page_weight(web.url, "/")
         result["route_page_kb"] = weight["kb"]
         result["route_page_responses"] = weight["responses"]
@@ -280,7 +291,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # the parts started are stopped on the way out
+
+
 def main() -> int:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--cabinets", type=int, default=500)
     parser.add_argument("--locations", type=int, default=50)

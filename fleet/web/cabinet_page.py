@@ -15,6 +15,7 @@ from fleet.web import cabinet_data as data
 from fleet.web import fmt
 from fleet.web.db import fleet_connection
 from fleet.web.roles import ROLES, requires, sees_money
+from fleet.wire import NAME_PATTERN
 
 
 def _span(request: HttpRequest) -> int:
@@ -27,6 +28,8 @@ def _span(request: HttpRequest) -> int:
 
 @requires(*ROLES)
 def cabinet(request: HttpRequest, name: str) -> HttpResponseBase:
+    if NAME_PATTERN.fullmatch(name) is None:
+        raise Http404("no such cabinet")
     conn = fleet_connection()
     found = data.cabinet(conn, name)
     if found is None:

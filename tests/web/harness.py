@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import subprocess
 import sys
 import time
@@ -210,15 +211,13 @@ def url_paths(folder: Path) -> list[str]:
     from django.urls import URLPattern, URLResolver, get_resolver
 
     django.setup()
-    samples = {"int": "1", "str": "x", "slug": "x", "path": "x"}
+
+    def sample(match: re.Match[str]) -> str:
+        return "1" if match.group(1) == "int" else "x"
 
     def walk(patterns: list[Any], prefix: str) -> Iterator[str]:
         for p in patterns:
-            route = str(p.pattern)
-            for name, converter in p.pattern.converters.items():
-                kind = type(converter).__name__.removesuffix("Converter").lower()
-                route = route.replace(f"<{kind}:{name}>", samples.get(kind, "x"))
-                route = route.replace(f"<{name}>", "x")
+            route = re.sub(r"<(?:(\w+):)?\w+>", sample, str(p.pattern))
             if isinstance(p, URLResolver):
                 yield from walk(p.url_patterns, prefix + route)
             elif isinstance(p, URLPattern):

@@ -1,10 +1,10 @@
-"""The pages' budget on a route of 500 cabinets with a year of history: at most 300 ms
-of server time (the ``Server-Timing`` header) at the 95th percentile, and the route
-page's first load at most 300 KB."""
+"""The route page on a route of 500 cabinets with a year of history: every cabinet in one
+table, each role's columns, and a first load of at most 300 KB (bytes, not time: its
+server time is measured by ``bench/route.py``, not asserted here). The cabinet page
+reads a year of one cabinet's history."""
 
 from __future__ import annotations
 
-import statistics
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -16,12 +16,7 @@ from tests.web.fill import fill_route
 from tests.web.harness import Account, WebApp, log_in
 
 pytestmark = pytest.mark.slow
-BUDGET_MS = 300.0
-
-
-def server_ms(response: Any) -> float:
-    timing = response.headers["server-timing"]
-    return float(timing.removeprefix("app;dur="))
+WEIGHT_BYTES = 300_000
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +27,7 @@ def big(fleet: tuple[Path, str], web: WebApp) -> WebApp:
 
 
 @pytest.mark.parametrize("role", ["owner", "technician"])
-def test_the_pages_keep_their_budget(
+def test_the_route_page_shows_every_cabinet_within_its_weight(
     big: WebApp, accounts: dict[str, Account], context: Any, role: str
 ) -> None:
     page = context.new_page()
@@ -42,16 +37,12 @@ def test_the_pages_keep_their_budget(
     page.goto(big.url("/"))
     page.wait_for_load_state("load")
     assert page.locator("#route tbody tr").count() == 500
-    assert sum(weights) <= 300_000, weights
-    for path in (
-        "/",
-        "/?sort=earnings_since" if role == "owner" else "/?sort=faults",
-        "/cabinets/cab-0250/?days=365",
-        "/cabinets/cab-0003/",
-    ):
-        times = [server_ms(context.request.get(big.url(path))) for _ in range(12)]
-        p95 = statistics.quantiles(times, n=20)[-1]
-        assert p95 <= BUDGET_MS, (path, sorted(times))
+    assert sum(weights) <= WEIGHT_BYTES, weights
+    money_columns = page.locator('#route thead a[data-col^="earnings_"]').count()
+    assert money_columns == (3 if role == "owner" else 0)
+    response = context.request.get(big.url("/cabinets/cab-0250/?days=365"))
+    assert response.ok
+    assert ('id="earnings"' in response.text()) == (role == "owner")
 
 
 def test_the_static_files_are_cached_a_day(big: WebApp) -> None:

@@ -22,8 +22,13 @@ from fleet.web.db import fleet_connection
 from fleet.web.fmt import money, stamp
 from fleet.web.roles import MONEY, requires
 
-HISTORY_ROWS = 100
-"""Collections shown (and exported) at most, newest first."""
+ROUTE_ROWS = 25
+"""The route's latest collections shown on the collections page."""
+CABINET_ROWS = 100
+"""A cabinet's collections shown (and exported) at most, newest first."""
+CSV_ROWS = 500
+"""The route's collections the CSV holds at most, newest first: about a month of a
+500-cabinet route (each row's books are summed on its own: fleet.collections.history)."""
 
 
 def cabinet_choices(conn: Any) -> list[tuple[str, str]]:
@@ -117,7 +122,7 @@ def collections_page(request: HttpRequest) -> HttpResponseBase:
                 target = reverse("collections_cabinet", args=[form.cleaned_data["cabinet"]])
                 return HttpResponseRedirect(f"{target}?entered={entered}")
         status = 400
-    rows = [_row(r) for r in collections.history(conn, None, HISTORY_ROWS)]
+    rows = [_row(r) for r in collections.history(conn, None, ROUTE_ROWS)]
     return render(
         request,
         "web/collections.html",
@@ -133,7 +138,7 @@ def cabinet_collections(request: HttpRequest, name: str) -> HttpResponseBase:
     if conn.execute("SELECT 1 FROM cabinets WHERE name = %s", (name,)).fetchone() is None:
         raise Http404("no such cabinet")
     opened = _row(collections.open_period(conn, name, timezone.now()))
-    rows = [_row(r) for r in collections.history(conn, name, HISTORY_ROWS)]
+    rows = [_row(r) for r in collections.history(conn, name, CABINET_ROWS)]
     entered = request.GET.get("entered", "")
     just = next((row for row in rows if str(row.r.collection) == entered), None)
     context = {"cabinet": name, "open": opened, "rows": rows, "entered": just}
@@ -145,7 +150,7 @@ def collections_csv(request: HttpRequest) -> HttpResponseBase:
     """The bookkeeper's CSV: the route's collections (or ``?cabinet=``'s), newest first."""
     conn = fleet_connection()
     name = request.GET.get("cabinet") or None
-    rows = collections.history(conn, name, HISTORY_ROWS * 100)
+    rows = collections.history(conn, name, CSV_ROWS if name is None else CABINET_ROWS)
     response = HttpResponse(collections.csv_text(conn, rows), content_type="text/csv")
     filename = "collections.csv" if name is None else "collections-cabinet.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -329,20 +329,19 @@ def fill(
     end = end or datetime.now(UTC)
     first = (end - timedelta(days=days - 1)).date()
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute("SET maintenance_work_mem = '512MB'")
-        conn.execute("SET work_mem = '256MB'")
+        conn.execute("SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'")
         conn.cursor().executemany(
             "INSERT INTO locations (id, name, opens, closes, timezone) VALUES (%s, %s, %s, %s, %s)",
             _locations(locations),
         )
         conn.execute("SELECT setval('locations_id_seq', %s)", (locations,))
-        rows = _cabinets(cabinets, locations, end)
         conn.execute(
             "CREATE TABLE bench_cabinets (n int, name text, location bigint, epoch text, "
             "popularity int, cutoff timestamptz)"
         )
         conn.cursor().executemany(
-            "INSERT INTO bench_cabinets VALUES (%s, %s, %s, %s, %s, %s)", rows
+            "INSERT INTO bench_cabinets VALUES (%s, %s, %s, %s, %s, %s)",
+            _cabinets(cabinets, locations, end),
         )
         conn.execute(
             "INSERT INTO cabinets (name, location, added_at) SELECT b.name, l.name, %s "
@@ -374,11 +373,8 @@ def fill(
             conn.execute(statement.encode(), {"end": end})
         conn.execute("DROP TABLE bench_plan, bench_cabinets, bench_fame")
         conn.execute("VACUUM ANALYZE")
-        counted = {
-            table: int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
-            for table in ("events", "rollups", "presence_log", "collections")
-        }
-    return counted
+        tables = ("events", "rollups", "presence_log", "collections")
+        return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in tables}  # type: ignore[index]
 
 
 def _parallel(conninfo: str, lanes: list[list[tuple[str, dict[str, Any]]]]) -> None:
@@ -388,8 +384,7 @@ def _parallel(conninfo: str, lanes: list[list[tuple[str, dict[str, Any]]]]) -> N
     def run(lane: list[tuple[str, dict[str, Any]]]) -> None:
         try:
             with psycopg.connect(conninfo, autocommit=True) as conn:
-                conn.execute("SET maintenance_work_mem = '512MB'")
-                conn.execute("SET work_mem = '128MB'")
+                conn.execute("SET maintenance_work_mem = '512MB'; SET work_mem = '128MB'")
                 for statement, values in lane:
                     conn.execute(statement.encode(), values)
         except BaseException as exc:  # reported by the caller

@@ -1,11 +1,13 @@
 """The real parts the fleet's tests run: a PostgreSQL cluster and a Mosquitto broker of
-their own, on loopback, started and stopped (and killed) by the tests, and ingest as a
-process of its own. Each waits for its part to answer, with a deadline, never a sleep
-that makes something happen."""
+their own, on loopback, started and stopped (and killed) by the tests, ingest as a
+process of its own, and a mail server (aiosmtpd) for the digest. Each waits for its part
+to answer, with a deadline, never a sleep that makes something happen."""
 
 from __future__ import annotations
 
 import contextlib
+import email
+import email.policy
 import os
 import pwd
 import shutil
@@ -16,7 +18,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -258,3 +262,31 @@ def running(*parts: Broker | IngestProcess) -> Iterator[None]:
     finally:
         for part in reversed(started):
             part.stop()
+
+
+class Inbox:
+    """What the mail server received: each mail with its envelope's recipients."""
+
+    def __init__(self) -> None:
+        self.mails: list[tuple[list[str], EmailMessage]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(message, EmailMessage)
+        self.mails.append((list(envelope.rcpt_tos), message))
+        return "250 OK"
+
+
+@contextlib.contextmanager
+def mail_server() -> Iterator[tuple[Inbox, int]]:
+    """A real SMTP server (aiosmtpd) on a free loopback port: its inbox, and the port."""
+    from aiosmtpd.controller import Controller
+
+    handler = Inbox()
+    port = free_port()
+    controller = Controller(handler, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield handler, port
+    finally:
+        controller.stop()

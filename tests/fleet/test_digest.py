@@ -4,16 +4,12 @@ option, digest) with their errors, on a fleet set up by ``spit-fleet init``."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
 from typing import Any
 
 import psycopg
 import pytest
-from aiosmtpd.controller import Controller
 
 from fleet import cli, digest, store
 from fleet.digest import DigestError
@@ -21,32 +17,13 @@ from fleet.options import set_option
 from fleet.wire import Presence
 from tests.fleet.conftest import Route
 from tests.fleet.events import empty, presence, weekday_earnings
-from tests.fleet.services import free_port, wait_for
-
-
-class Inbox:
-    """What the mail server received: each mail with its envelope's recipients."""
-
-    def __init__(self) -> None:
-        self.mails: list[tuple[list[str], EmailMessage]] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        assert isinstance(message, EmailMessage)
-        self.mails.append((list(envelope.rcpt_tos), message))
-        return "250 OK"
+from tests.fleet.services import Inbox, free_port, mail_server, wait_for
 
 
 @pytest.fixture
 def inbox() -> Iterator[tuple[Inbox, int]]:
-    handler = Inbox()
-    port = free_port()
-    controller = Controller(handler, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield handler, port
-    finally:
-        controller.stop()
+    with mail_server() as served:
+        yield served
 
 
 def _spit_fleet(route: Route, *args: str) -> int:

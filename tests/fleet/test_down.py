@@ -9,13 +9,11 @@ import ssl
 from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
-import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from cabinet.drawing.fame_views import ChampionsView
 from cabinet.link import membership
 from cabinet.link.sender import Sender
 from cabinet.storage import fleet_documents, outbox, settings_documents
@@ -32,8 +30,6 @@ from fleet.wire import (
     SettingsDocument,
     settings_topic,
 )
-from game.units import S
-from tests.cabinet.service.conftest import Cabinet as Screen
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
 from tests.fleet.services import wait_for
@@ -66,14 +62,6 @@ class Fleet:
 
 
 @pytest.fixture
-def screen() -> Iterator[pygame.Surface]:
-    pygame.display.init()
-    pygame.font.init()
-    yield pygame.display.set_mode((960, 540))
-    pygame.display.quit()
-
-
-@pytest.fixture
 def fleet(route: Route) -> Iterator[Fleet]:
     route.broker.start()
     publisher = Fleet(route)
@@ -102,9 +90,7 @@ def kept(store: CabinetStore) -> int:
     return 0 if found is None else found.version
 
 
-def test_champions_reach_the_attract_turn_newest_only_and_stay(
-    route: Route, fleet: Fleet, screen: pygame.Surface
-) -> None:
+def test_champions_reach_the_attract_turn_newest_only_and_stay(route: Route, fleet: Fleet) -> None:
     cabinet = route.cabinet("bar-1")
     sender = started(cabinet)
     try:
@@ -129,20 +115,9 @@ def test_champions_reach_the_attract_turn_newest_only_and_stay(
         assert fleet_documents.held(cabinet.store.db.connection) == []
     finally:
         sender.stop()
-    cab = Screen(screen, cabinet.store, backend="mock")
-    try:
-        for _ in range(200):  # attract's turns, half a second at a time
-            cab.clock.advance(S // 2)
-            cab.app.step(cab.clock())
-            if isinstance(cab.app.last_view, ChampionsView):
-                break
-        assert isinstance(cab.app.last_view, ChampionsView)
-        drawn = [i.text for i in cab.app.renderer.display_list if i.kind == "champion_row"]
-        titles = [i.text for i in cab.app.renderer.display_list if i.kind == "champion_title"]
-        assert drawn == ["???  1.250 ms  Rovers Return", "ANN  61 plays  The Anchor"]
-        assert titles == ["Closest race won", "Most plays in a game"]
-    finally:
-        cab.close()
+    titles, drawn = cabinet.attract_champions()
+    assert drawn == ["???  1.250 ms  Rovers Return", "ANN  61 plays  The Anchor"]
+    assert titles == ["Closest race won", "Most plays in a game"]
     cabinet.store.close()
     cabinet.store = CabinetStore.open(cabinet.data_dir)  # a restart keeps the board
     assert kept(cabinet.store) == V + 3
@@ -150,17 +125,6 @@ def test_champions_reach_the_attract_turn_newest_only_and_stay(
 
 def route_document(version: int, text: str) -> SettingsDocument:
     return SettingsDocument("route", version, None, text)
-
-
-def decide(cabinet: Cabinet, count: int) -> list[Decided]:
-    decided: list[Decided] = []
-
-    def look() -> bool:
-        decided.extend(settings_documents.take(cabinet.store))
-        return len(decided) >= count
-
-    wait_for(f"{count} decisions", look)
-    return decided
 
 
 def test_settings_documents_applied_refused_and_reported(route: Route, fleet: Fleet) -> None:
@@ -179,9 +143,9 @@ def test_settings_documents_applied_refused_and_reported(route: Route, fleet: Fl
     route.ingest.start()
     senders = [started(on), started(off)]
     try:
-        decided = {d.document: d for d in decide(on, 2)}
+        decided = {d.document: d for d in on.decide(2)}
         refused_bad, applied = decided["location-1"], decided["route"]
-        [refused] = decide(off, 1)
+        [refused] = off.decide(1)
         assert applied == Decided("route", V + 5, True, "", ("max_credits",))
         assert on.store.settings.get(MAX_CREDITS) == 42
         assert refused_bad == Decided("location-1", V + 6, False, str(why.value))

@@ -1,6 +1,7 @@
 """The web tests' parts, shared by a test file's tests: a PostgreSQL cluster, a fleet
-folder on one database of it, the web application serving it, its accounts of each role,
-and one Chromium for the whole session (a fresh context, so fresh cookies, each test)."""
+folder on one database of it, the web application serving it, the fleet's broker, ingest
+and real cabinets (``route``), its accounts of each role, and one Chromium for the whole
+session (a fresh context, so fresh cookies, each test)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.fleet.services import Postgres, free_port, init_fleet
+from fleet.broker import FleetConfig
+from tests.fleet.conftest import Route
+from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
 from tests.web.harness import Account, WebApp, launch_chromium
 
 
@@ -41,6 +44,21 @@ def web(fleet: tuple[Path, str]) -> Iterator[WebApp]:
         yield app
     finally:
         app.stop()
+
+
+@pytest.fixture(scope="module")
+def route(fleet: tuple[Path, str], web: WebApp) -> Iterator[Route]:
+    """The module's fleet as :class:`tests.fleet.conftest.Route`: real cabinets joined to
+    it (``route.cabinet``, closed at the module's end), its broker and ingest made (started
+    by the tests, as ``running(route.broker, route.ingest)``)."""
+    folder, database = fleet
+    port = FleetConfig.load(folder).port
+    made = Route(folder, database, port, Broker(folder, port), IngestProcess(folder), folder.parent)
+    try:
+        yield made
+    finally:
+        for cabinet in made.cabinets:
+            cabinet.close()
 
 
 @pytest.fixture(scope="module")

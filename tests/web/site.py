@@ -90,6 +90,15 @@ def post(page: Any, path: str, form: dict[str, str], *, token: str | None = "") 
     )
 
 
+def cells(page: Any, name: str) -> dict[str, str]:
+    """The route page's row of cabinet ``name``, by column heading."""
+    labels = [
+        t.strip().rstrip("▲▼").strip() for t in page.locator("#route thead th").all_inner_texts()
+    ]
+    row = page.locator("#route tbody tr", has=page.locator(f"a:text-is('{name}')"))
+    return dict(zip(labels, row.locator("td").all_inner_texts(), strict=True))
+
+
 def no_sideways_scroll(page: Any) -> bool:
     """Whether the page fits a phone's width (nothing to scroll sideways)."""
     return bool(page.evaluate("document.documentElement.scrollWidth <= 375"))

@@ -3,36 +3,12 @@ broker, ingest, PostgreSQL), and a cabinet whose link stops goes offline on it."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from fleet.broker import FleetConfig
 from tests.fleet.conftest import Route
-from tests.fleet.services import Broker, IngestProcess, running, wait_for
+from tests.fleet.services import running, wait_for
 from tests.web.harness import Account, WebApp, log_in
-
-
-@pytest.fixture(scope="module")
-def route(fleet: tuple[Path, str], web: WebApp) -> Iterator[Route]:
-    folder, database = fleet
-    port = FleetConfig.load(folder).port
-    made = Route(folder, database, port, Broker(folder, port), IngestProcess(folder), folder.parent)
-    try:
-        yield made
-    finally:
-        for cabinet in made.cabinets:
-            cabinet.close()
-
-
-def cells(page: Any, name: str) -> dict[str, str]:
-    labels = [
-        t.strip().rstrip("▲▼").strip() for t in page.locator("#route thead th").all_inner_texts()
-    ]
-    row = page.locator("#route tbody tr", has=page.locator(f"a:text-is('{name}')"))
-    return dict(zip(labels, row.locator("td").all_inner_texts(), strict=True))
+from tests.web.site import cells
 
 
 def test_three_cabinets_fill_the_route_and_one_goes_offline(

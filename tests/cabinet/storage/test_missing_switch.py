@@ -4,7 +4,6 @@ transaction, and cleared when the button is pressed again."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from fleet.join_file import Join
 from game.edges import Button
 from game.record import MatchRecord
 from game.summary import Seat
+from tests.fleet.cabinets import without_presses
 
 from .conftest import cpu_game
 
@@ -30,8 +30,7 @@ JOIN = Join("Route", "bar-1", "The Anchor", "localhost", 8883, "secret", "not ch
 
 def _with_dead_button(record: MatchRecord) -> MatchRecord:
     """The record as the cabinet would have it with player 1's slot 2 switch dead."""
-    edges = tuple(e for e in record.edges if (e.player, e.button) != DEAD)
-    return dataclasses.replace(record, edges=edges)
+    return without_presses(record, *DEAD)
 
 
 def _faults(store: CabinetStore) -> list[dict[str, object]]:

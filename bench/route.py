@@ -15,7 +15,9 @@ its defaults), all on loopback.
   same for the alerts page, the route's collections and a cabinet's collections.
 - ``route_page_kb``: the route page's first load in Chromium with an empty cache: the
   bytes transferred (headers and bodies) of the page and everything it loads.
-- ``champions_s``: ``bench/route_champions.py`` (a broker, ingest and two real cabinets).
+- ``champions_s``: ``bench/route_champions.py`` (a broker, ingest and two real cabinets),
+  on a fleet of the same cabinets with ``--champion-days`` of history;
+  ``board_query_year_s``: the champions' board query alone on the year's fleet.
 """
 
 from __future__ import annotations
@@ -280,19 +282,46 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         result["route_page_kb"] = weight["kb"]
         result["route_page_responses"] = weight["responses"]
         web.stop()  # its background work out of the way of the champions
+        print(json.dumps(result), file=sys.stderr, flush=True)  # the pages', come what may
         if not args.no_champions:
-            from bench.route_champions import champions
-
-            try:
-                result["champions_s"] = champions(args.champion_runs, database, folder, work, port)
-            except (AssertionError, RuntimeError) as exc:  # the pages' figures still print
-                result["champions_error"] = str(exc)
+            result.update(_champions(args, database, cluster, work, summaries))
     finally:
         if web is not None:
             web.stop()
         cluster.close()
         shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def _champions(
+    args: argparse.Namespace, year: str, cluster: Any, work: Path, summaries: list[Any]
+) -> dict[str, Any]:
+    """The board's query on the year's fleet, then records from cabinet to cabinet on a
+    fleet of the same cabinets with ``--champion-days`` of history (on the year's, each
+    new fame event would wait on that query)."""
+    from bench.route_champions import board_s, champions
+    from bench.route_history import fill
+    from tests.fleet.services import free_port, init_fleet
+
+    found: dict[str, Any] = {"board_query_year_s": board_s(year, args.board_limit_s)}
+    database = cluster.new_database("fleet_champions")
+    folder, port = work / "champions-fleet", free_port()
+    with contextlib.redirect_stdout(sys.stderr):
+        init_fleet(folder, database, port)
+    fill(
+        database,
+        summaries,
+        cabinets=args.cabinets,
+        locations=args.locations,
+        days=args.champion_days,
+        seed=args.seed,
+    )
+    found["champions_history_days"] = args.champion_days
+    try:
+        found["champions_s"] = champions(args.champion_runs, database, folder, work, port)
+    except (AssertionError, RuntimeError) as exc:
+        found["champions_error"] = str(exc)
+    return found
 
 
 def _stop(signum: int, frame: object) -> None:
@@ -309,6 +338,8 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=40)
     parser.add_argument("--champion-runs", type=int, default=10)
     parser.add_argument("--no-champions", action="store_true")
+    parser.add_argument("--champion-days", type=int, default=7)
+    parser.add_argument("--board-limit-s", type=int, default=120)
     print(json.dumps(run(parser.parse_args()), indent=2))
     return 0
 

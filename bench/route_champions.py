@@ -61,20 +61,29 @@ def _patient_ingest(folder: Path) -> Any:
         def start(self) -> None:
             with contextlib.suppress(AssertionError):
                 super().start()
-            wait_for("ingest to subscribe", lambda: "subscribed" in self._log_text(), 600)
+            try:
+                wait_for("ingest to subscribe", lambda: "subscribed" in self._log_text(), 600)
+            except AssertionError:
+                self.stop()
+                raise
 
     return Patient(folder)
 
 
-def _board_s(database: str) -> float:
-    """Seconds to work the route's board out once (``fleet.champions.board``)."""
+def board_s(database: str, limit_s: int) -> float | str:
+    """Seconds to work the route's board out once (``fleet.champions.board``), or what
+    it took when PostgreSQL cancelled it at ``limit_s``."""
     import psycopg
 
     from fleet.champions import board
 
     with psycopg.connect(database) as conn:
+        conn.execute(f"SET statement_timeout = '{int(limit_s)}s'")
         start = time.perf_counter()
-        board(conn)
+        try:
+            board(conn)
+        except psycopg.errors.QueryCanceled:
+            return f"> {limit_s} (cancelled)"
         return round(time.perf_counter() - start, 2)
 
 
@@ -108,7 +117,7 @@ def champions(runs: int, database: str, folder: Path, work: Path, port: int) -> 
         joins.append(out)
     a, b = (Cabinet(work / name, join) for name, join in zip(("a", "b"), joins, strict=True))
     seconds: list[float] = []
-    board_query_s = _board_s(database)
+    board_query_s = board_s(database, 600)
     with running(Broker(folder, port), _patient_ingest(folder)):
         senders = [a.sender("bench"), b.sender("bench")]
         for sender in senders:

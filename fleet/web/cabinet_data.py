@@ -9,6 +9,9 @@ from typing import Any
 
 import psycopg
 
+from fleet.web import fmt
+from fleet.wire import CHAMPION_CATEGORIES
+
 SPANS = (30, 90, 365)
 """The spans of days the page offers (90 unless asked)."""
 LIST_LIMIT = 10
@@ -52,6 +55,11 @@ class FameEntry:
     initials: str
     figure: int
     date: str
+
+    @property
+    def shown(self) -> str:
+        """The figure in its category's unit."""
+        return fmt.figure(self.category, self.figure)
 
 
 @dataclass
@@ -281,7 +289,13 @@ def hall_of_fame(conn: psycopg.Connection[Any], name: str) -> dict[str, list[Fam
             int(body.get("figure", 0)),
             str(body.get("date", "")),
         )
+    order = list(CHAMPION_CATEGORIES)
     return {
-        cat: sorted(entries.values(), key=lambda e: e.date, reverse=True)
-        for cat, entries in sorted(board.items())
+        fmt.category(cat): sorted(
+            entries.values(),
+            key=lambda e: (e.figure if CHAMPION_CATEGORIES.get(cat, True) else -e.figure, e.date),
+        )
+        for cat, entries in sorted(
+            board.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else 99, kv[0])
+        )
     }

@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import datetime
 
+from fleet.wire import CHAMPION_CATEGORIES
+
+CATEGORY_TITLES: dict[str, str] = {
+    **{f"fastest_win_cpu_{n}": f"Fastest win against CPU level {n}" for n in range(1, 6)},
+    "fastest_two_player_win": "Fastest two-player win",
+    "longest_streak": "Longest winning streak",
+    "closest_race_won": "Closest race won",
+    "most_plays": "Most plays in a game",
+}
+"""The hall of fame's categories as the pages name them (the cabinet's own words are
+translated on the cabinet; the operator's pages are in English)."""
+
 
 def money(cents: int | None) -> str:
     """Cents as the pages show them.
@@ -57,3 +69,29 @@ def margin(ns: int | None) -> str:
     ('12.3 ms', '')
     """
     return "" if ns is None else f"{ns / 1e6:.1f} ms"
+
+
+def category(name: str) -> str:
+    """A hall-of-fame category's title (an unknown one as it came).
+
+    >>> category("closest_race_won"), category("fastest_win_cpu_3"), category("new_one")
+    ('Closest race won', 'Fastest win against CPU level 3', 'new_one')
+    """
+    return CATEGORY_TITLES.get(name, name)
+
+
+def figure(name: str, value: int) -> str:
+    """A hall-of-fame figure in its category's unit, as the cabinet words it: a game's
+    time in minutes and seconds, a race's margin in milliseconds, a count as it is.
+
+    >>> figure("fastest_two_player_win", 83_456), figure("closest_race_won", 1_234_567)
+    ('1:23.46', '1.235 ms')
+    >>> figure("longest_streak", 7), figure("most_plays", 41)
+    ('7', '41')
+    """
+    if name == "closest_race_won":
+        return f"{value / 1e6:.3f} ms"
+    if not CHAMPION_CATEGORIES.get(name, False):
+        return str(value)
+    minutes, ms = divmod(value, 60_000)
+    return f"{minutes}:{ms / 1000:05.2f}"

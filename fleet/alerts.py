@@ -15,9 +15,9 @@
   the ``low_earnings_weeks`` weeks before. Only when the cabinet was in the fleet all of
   those days, the mean is at least ``low_earnings_min_cents``, and yesterday's data is
   whole (:mod:`fleet.collections`' rule: an acknowledged event written and received
-  after it); earnings are placed by when the cabinet wrote them, as the books are (the
-  rollups count by the day they arrived, which a cabinet offline for a day would turn
-  into a false alarm).
+  after it); earnings are placed by when the cabinet wrote them, as the books and the
+  rollups are (by arrival, a cabinet offline for a day would make a false alarm), per
+  calendar day of the venue's time zone.
 
 Everything is deterministic in ``now``: no clock is read here.
 """

@@ -10,7 +10,8 @@ The rules, which :func:`board` keeps in one query:
 - An entry is ``(cabinet, epoch, entry)``; a later event of the same entry (its initials
   filled in) replaces the earlier.
 - A clear (``{"cleared": <category>}``, or ``"all"``) removes the entries of that category
-  (or every entry) that cabinet reported before it.
+  (or every entry) that cabinet reported before it; an entry reported again after a
+  clear is a new one (stored when it came again).
 - The best is the smallest figure where :data:`~fleet.wire.CHAMPION_CATEGORIES` says
   smaller is better, else the largest; a tie goes to the entry the fleet stored first
   (then the cabinet's name, then the entry's id, so the board is always the same).
@@ -41,12 +42,21 @@ WITH fame AS (
     FROM fame
 ), reports AS (
     SELECT cabinet, epoch, (body ->> 'entry')::bigint AS entry, body, location, n,
-           min(n) OVER w AS first_n, max(n) OVER w AS last_n
+           max(n) OVER w AS last_n
     FROM ordered
     WHERE NOT body ? 'cleared' AND body ->> 'category' = ANY(%(categories)s)
     WINDOW w AS (PARTITION BY cabinet, epoch, body ->> 'entry')
 ), live AS (
-    SELECT r.* FROM reports r
+    SELECT r.*, (
+        SELECT min(r2.n) FROM reports r2
+        WHERE r2.cabinet = r.cabinet AND r2.epoch = r.epoch AND r2.entry = r.entry
+          AND NOT EXISTS (
+            SELECT 1 FROM ordered c
+            WHERE c.cabinet = r.cabinet AND c.n > r2.n AND c.n < r.n
+              AND c.body ->> 'cleared' IN ('all', r2.body ->> 'category')
+          )
+    ) AS since_n
+    FROM reports r
     WHERE r.n = r.last_n AND NOT EXISTS (
         SELECT 1 FROM ordered c
         WHERE c.cabinet = r.cabinet AND c.n > r.n
@@ -61,7 +71,7 @@ ORDER BY body ->> 'category',
          CASE WHEN (body ->> 'category') = ANY(%(lower)s)
               THEN (body ->> 'figure')::numeric ELSE -(body ->> 'figure')::numeric END,
          (SELECT o.received_at FROM ordered o WHERE o.cabinet = live.cabinet
-          AND o.n = live.first_n),
+          AND o.n = live.since_n),
          cabinet, epoch, entry
 """
 

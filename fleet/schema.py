@@ -8,7 +8,8 @@
 - ``progress``: per cabinet and epoch, the highest sequence number stored with every one
   before it (what the acknowledgement says); ``coverage``: batches stored beyond it.
 - ``presence``: each cabinet's last presence message.
-- ``rollups``: games and earnings per cabinet, day and week (``rollups_by_location``).
+- ``rollups``: games and earnings per cabinet, day and week (``rollups_by_location``):
+  from version 2, by the day the cabinet wrote each event (``events.written_at``).
 - ``refused``: every message ingest refused, with its reason.
 
 Version 2, the operator's route (docs/fleet.md, "The operator's route"):
@@ -117,6 +118,22 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN written_at timestamptz;
     UPDATE events SET written_at = fleet_written_at(cabinet_at, synced, received_at);
     CREATE INDEX events_by_written ON events (cabinet, kind, written_at);
+    -- From version 2 an event counts on the day the cabinet wrote it, not on the day it
+    -- arrived: the rollups made by version 1 are made again that way.
+    DELETE FROM rollups;
+    INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
+    SELECT e.cabinet, p.period, p.start,
+           count(*) FILTER (WHERE e.kind = 'game'),
+           coalesce(sum((e.body -> 'counted' ->> 'earnings_cents')::bigint)
+                    FILTER (WHERE e.kind = 'money'), 0),
+           coalesce(sum(coalesce((e.body -> 'counted' ->> 'coins1')::bigint, 0)
+                        + coalesce((e.body -> 'counted' ->> 'coins2')::bigint, 0))
+                    FILTER (WHERE e.kind = 'money'), 0)
+    FROM events e CROSS JOIN LATERAL (
+        VALUES ('day', e.written_at::date), ('week', date_trunc('week', e.written_at)::date)
+    ) AS p (period, start)
+    WHERE e.kind IN ('game', 'money')
+    GROUP BY e.cabinet, p.period, p.start;
     CREATE TABLE locations (
         id       bigserial PRIMARY KEY,
         name     text NOT NULL UNIQUE,

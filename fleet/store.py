@@ -107,10 +107,7 @@ WITH incoming AS (
            fleet_written_at(at, synced, now())
     FROM incoming
     ON CONFLICT (cabinet, epoch, seq) DO NOTHING
-    RETURNING kind, body
-), periods AS (
-    SELECT 'day' AS period, current_date AS start
-    UNION ALL SELECT 'week', date_trunc('week', now())::date
+    RETURNING kind, body, written_at
 ), counted AS (
     INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
     SELECT %(cabinet)s, p.period, p.start,
@@ -120,7 +117,9 @@ WITH incoming AS (
            coalesce(sum(coalesce((n.body -> 'counted' ->> 'coins1')::bigint, 0)
                         + coalesce((n.body -> 'counted' ->> 'coins2')::bigint, 0))
                     FILTER (WHERE n.kind = 'money'), 0)
-    FROM new n CROSS JOIN periods p
+    FROM new n CROSS JOIN LATERAL (
+        VALUES ('day', n.written_at::date), ('week', date_trunc('week', n.written_at)::date)
+    ) AS p (period, start)
     GROUP BY p.period, p.start
     ON CONFLICT (cabinet, period, start) DO UPDATE SET
         games = rollups.games + excluded.games,

@@ -3,9 +3,10 @@ cabinet), whatever the length of its history.
 
 - today's and this week's games and earnings: the ``rollups`` of today and this week;
 - earnings since the last collection: the money events of the collection's own day after
-  it (``events_by_kind``, a range on ``(cabinet, 'money', received_at)``), and the day
-  rollups of every later day, so a cabinet collected long ago adds a row a day, not an
-  event a coin (a cabinet never collected: every day since it was added);
+  it (``events_by_written``, a range on ``(cabinet, 'money', written_at)``), and the day
+  rollups of every later day (days by when the cabinet wrote each event, as the books
+  of :mod:`fleet.collections` count), so a cabinet collected long ago adds a row a day,
+  not an event a coin (a cabinet never collected: every day since it was added);
 - online, version, last seen: ``presence``, and each cabinet's newest event
   (``events_by_received``);
 - open faults: each fault's newest event (raised, not since cleared), and what the cabinet
@@ -108,7 +109,7 @@ WITH cab AS (
     SELECT s.name, sum((e.body -> 'counted' ->> 'earnings_cents')::bigint) AS cents
     FROM since s JOIN events e
       ON e.cabinet = s.name AND e.kind = 'money'
-     AND e.received_at > s.at AND e.received_at < (s.at::date + 1)::timestamptz
+     AND e.written_at > s.at AND e.written_at < (s.at::date + 1)::timestamptz
     GROUP BY s.name
 )
 SELECT s.name, s.at, coalesce(f.cents, 0) + coalesce(l.cents, 0)

@@ -120,3 +120,24 @@ def test_a_bad_collection_is_refused(
 ) -> None:
     with pytest.raises(CollectionError, match=said):
         collections.record(cabinet, cabinet_name, cents, who, "", T0)
+
+
+def test_the_rollups_count_a_coin_on_the_day_the_cabinet_took_it(
+    cabinet: psycopg.Connection[Any],
+) -> None:
+    # A coin taken three days ago by a synchronised clock, sent only now; one taken by an
+    # unsynchronised clock counts on the day it arrived (now).
+    three_days = datetime.now(UTC) - timedelta(days=3)
+    _coin(cabinet, 200, three_days, received=None)
+    _coin(cabinet, 50, three_days, received=None, synced=False)
+    rows = cabinet.execute(
+        "SELECT start, earnings_cents, coins FROM rollups "
+        "WHERE cabinet = 'bar-1' AND period = 'day' ORDER BY start"
+    ).fetchall()
+    (today,) = cabinet.execute("SELECT current_date").fetchone() or (None,)
+    (then,) = cabinet.execute("SELECT %s::timestamptz::date", (three_days,)).fetchone() or (None,)
+    assert rows == [(then, 200, 1), (today, 50, 1)]
+    weeks = cabinet.execute(
+        "SELECT sum(earnings_cents) FROM rollups WHERE cabinet = 'bar-1' AND period = 'week'"
+    ).fetchone()
+    assert weeks == (250,)

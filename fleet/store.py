@@ -4,6 +4,7 @@ one transaction, stored insert-if-absent on its key (:mod:`fleet.schema` has the
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -12,7 +13,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from fleet.schema import MIGRATIONS, SCHEMA_VERSION
-from fleet.wire import Batch, Presence
+from fleet.wire import Batch, Event, Presence
 
 
 class CabinetState(StrEnum):
@@ -100,11 +101,10 @@ def cabinet_state(conn: psycopg.Connection[Any], name: str) -> CabinetState:
 _INSERT = """
 WITH incoming AS (
     SELECT * FROM jsonb_to_recordset(%(events)s)
-        AS e(seq bigint, kind text, at text, synced boolean, body jsonb)
+        AS e(seq bigint, kind text, at text, synced boolean, body jsonb, written timestamptz)
 ), new AS (
     INSERT INTO events (cabinet, epoch, seq, kind, cabinet_at, synced, body, written_at)
-    SELECT %(cabinet)s, %(epoch)s, seq, kind, at, synced, body,
-           fleet_written_at(at, synced, now())
+    SELECT %(cabinet)s, %(epoch)s, seq, kind, at, synced, body, coalesce(written, now())
     FROM incoming
     ON CONFLICT (cabinet, epoch, seq) DO NOTHING
     RETURNING kind, body, written_at
@@ -132,10 +132,35 @@ SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM counted),
 """
 
 
+def written_at(event: Event) -> str | None:
+    """When the cabinet wrote ``event`` by its clock, if that was synchronised and reads
+    as an ISO 8601 time with its zone, as cabinets write it (else ``None``: the time it
+    arrives). Worked out here rather than by the database function ``fleet_written_at``
+    (which made the rows of version 1 so): a PL/pgSQL call with an exception block for
+    every row cost ingest a sixth of its throughput.
+
+    >>> written_at(Event(1, "door", "2026-12-02T10:00:00Z", True, {}))
+    '2026-12-02T10:00:00+00:00'
+    >>> written_at(Event(1, "door", "2026-12-02T10:00:00Z", False, {})) is None
+    True
+    >>> written_at(Event(1, "door", "yesterday", True, {})) is None
+    True
+    """
+    if not event.synced:
+        return None
+    try:
+        when = datetime.datetime.fromisoformat(event.at)
+    except ValueError:
+        return None
+    if when.tzinfo is None or not 1 <= when.year <= 9999:
+        return None
+    return when.isoformat()
+
+
 def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
     """Store ``batch``'s events not stored yet and move its cabinet's progress, in one
     transaction. Returns what it stored and the acknowledgement to publish after."""
-    events = [e.to_json() for e in batch.events]
+    events = [{**e.to_json(), "written": written_at(e)} for e in batch.events]
     key = {"cabinet": batch.cabinet, "epoch": batch.epoch}
     with conn.transaction():
         row = conn.execute(_INSERT, {**key, "events": Jsonb(events)}).fetchone()

@@ -63,12 +63,21 @@ class Totp:
 
     def code(self) -> str:
         """A code the app takes now and has not taken before."""
-        from django_otp.oath import hotp  # type: ignore[import-untyped]
-
         # A third code inside one 30-second step waits for the phone's clock to move on.
         wait_for("a fresh two-factor step", lambda: self.last_step <= time.time() // 30, 35)
         step = max(self.last_step + 1, int(time.time() // 30))
         self.last_step = step
+        return self._at(step)
+
+    def wrong(self) -> str:
+        """A six-digit code the app would not take now (no step used up)."""
+        now = int(time.time() // 30)
+        taken = {self._at(step) for step in range(now - 2, now + 3)}
+        return next(c for c in (f"{n:06d}" for n in range(0, 10**6, 111_111)) if c not in taken)
+
+    def _at(self, step: int) -> str:
+        from django_otp.oath import hotp  # type: ignore[import-untyped]
+
         return f"{hotp(b32decode(self.key.replace(' ', '')), step, 6):06d}"
 
 

@@ -18,7 +18,7 @@ import psycopg
 from fleet import cli, store
 from fleet.broker import FleetConfig
 from tests.fleet.services import Broker, IngestProcess
-from tests.web.harness import Account, WebApp, log_in
+from tests.web.harness import Account, WebApp, csrf_token, log_in
 
 #: The widths the pages are looked at in: a phone's, and a desktop's.
 PHONE = {"width": 375, "height": 740}
@@ -69,18 +69,12 @@ class Site:
         return page
 
 
-def csrf_token(page: Any) -> str:
-    """The page's CSRF secret, as its cookie holds it (Django takes it as a token)."""
-    cookies = page.context.cookies()
-    return str(next(c["value"] for c in cookies if c["name"] == "csrftoken"))
-
-
 def post(page: Any, path: str, form: dict[str, str], *, token: str | None = "") -> Any:
     """POST ``form`` to ``path`` with the page's cookies: the right CSRF token (``""``),
     none (``None``) or the one given; redirects not followed."""
     data = dict(form)
     if token == "":
-        data["csrfmiddlewaretoken"] = csrf_token(page)
+        data["csrfmiddlewaretoken"] = csrf_token(page.context)
     elif token is not None:
         data["csrfmiddlewaretoken"] = token
     base = page.url.split("/", 3)

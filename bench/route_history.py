@@ -12,7 +12,7 @@ route of cabinets would have left after a year, in the wire's body shapes
   and at the day's end what happened that day: faults (raised, cleared), a hall-of-fame
   entry, doctor, a settings report, the door (opened and closed), the audits. ``seq``
   follows the cabinet's time; ``received_at`` is its time plus a few milliseconds.
-- ``rollups``: per day and week, worked out from the events (as ingest counts them).
+- ``rollups``: per day and week from the events, by the day the cabinet wrote each (ingest's).
 - ``presence_log``, ``presence``: online at opening, offline at closing (venues switch
   their cabinets off); a few cabinets offline for the last days (no events since).
 - ``progress``: each cabinet's epoch, stored through its last event.
@@ -236,16 +236,16 @@ _INDEXES = (
 )
 
 _AFTER = (
-    # The rollups, as ingest counts them: by the day (and week) an event was received.
+    # The rollups, as ingest counts them: by the day (and week) the cabinet wrote an event.
     """INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
     SELECT cabinet, period, start, sum(games), sum(cents), sum(coins) FROM (
-        SELECT cabinet, received_at::date AS day, count(*) FILTER (WHERE kind = 'game') AS games,
+        SELECT cabinet, written_at::date AS day, count(*) FILTER (WHERE kind = 'game') AS games,
                coalesce(sum((body -> 'counted' ->> 'earnings_cents')::bigint)
                         FILTER (WHERE kind = 'money'), 0) AS cents,
                coalesce(sum(coalesce((body -> 'counted' ->> 'coins1')::bigint, 0)
                             + coalesce((body -> 'counted' ->> 'coins2')::bigint, 0))
                         FILTER (WHERE kind = 'money'), 0) AS coins
-        FROM events WHERE kind IN ('game', 'money') GROUP BY cabinet, received_at::date
+        FROM events WHERE kind IN ('game', 'money') GROUP BY cabinet, written_at::date
     ) d CROSS JOIN LATERAL (VALUES ('day', d.day),
                                    ('week', date_trunc('week', d.day)::date)) p(period, start)
     GROUP BY cabinet, period, start""",

@@ -11,7 +11,9 @@ The rules, which :func:`board` keeps in one query:
   filled in) replaces the earlier.
 - A clear (``{"cleared": <category>}``, or ``"all"``) removes the entries of that category
   (or every entry) that cabinet reported before it; an entry reported again after a
-  clear is a new one (stored when it came again).
+  clear is a new one (stored when it came again). Each cabinet's last clear of each kind
+  bounds its reports, so the query is a few sorts of the fame events, whatever their
+  number (a year of a 500-cabinet route: about 50,000).
 - The best is the smallest figure where :data:`~fleet.wire.CHAMPION_CATEGORIES` says
   smaller is better, else the largest; a tie goes to the entry the fleet stored first
   (then the cabinet's name, then the entry's id, so the board is always the same).
@@ -40,28 +42,23 @@ WITH fame AS (
 ), ordered AS (
     SELECT *, row_number() OVER (PARTITION BY cabinet ORDER BY epoch_at, epoch, seq) AS n
     FROM fame
+), cleared AS (
+    SELECT cabinet, body ->> 'cleared' AS what, max(n) AS n
+    FROM ordered WHERE body ? 'cleared' GROUP BY cabinet, body ->> 'cleared'
 ), reports AS (
-    SELECT cabinet, epoch, (body ->> 'entry')::bigint AS entry, body, location, n,
-           max(n) OVER w AS last_n
-    FROM ordered
-    WHERE NOT body ? 'cleared' AND body ->> 'category' = ANY(%(categories)s)
-    WINDOW w AS (PARTITION BY cabinet, epoch, body ->> 'entry')
+    SELECT o.cabinet, o.epoch, (o.body ->> 'entry')::bigint AS entry, o.body, o.location,
+           o.n, o.received_at, greatest(coalesce(a.n, 0), coalesce(k.n, 0)) AS bound
+    FROM ordered o
+    LEFT JOIN cleared a ON a.cabinet = o.cabinet AND a.what = 'all'
+    LEFT JOIN cleared k ON k.cabinet = o.cabinet AND k.what = o.body ->> 'category'
+    WHERE NOT o.body ? 'cleared' AND o.body ->> 'category' = ANY(%(categories)s)
+), kept AS (
+    SELECT *, max(n) OVER w AS last_n,
+           first_value(received_at) OVER (w ORDER BY n) AS since_at
+    FROM reports WHERE n > bound
+    WINDOW w AS (PARTITION BY cabinet, epoch, entry)
 ), live AS (
-    SELECT r.*, (
-        SELECT min(r2.n) FROM reports r2
-        WHERE r2.cabinet = r.cabinet AND r2.epoch = r.epoch AND r2.entry = r.entry
-          AND NOT EXISTS (
-            SELECT 1 FROM ordered c
-            WHERE c.cabinet = r.cabinet AND c.n > r2.n AND c.n < r.n
-              AND c.body ->> 'cleared' IN ('all', r2.body ->> 'category')
-          )
-    ) AS since_n
-    FROM reports r
-    WHERE r.n = r.last_n AND NOT EXISTS (
-        SELECT 1 FROM ordered c
-        WHERE c.cabinet = r.cabinet AND c.n > r.n
-          AND c.body ->> 'cleared' IN ('all', r.body ->> 'category')
-    )
+    SELECT * FROM kept WHERE n = last_n
 )
 SELECT DISTINCT ON (body ->> 'category')
        body ->> 'category', body ->> 'initials', (body ->> 'figure')::bigint, location,
@@ -70,8 +67,7 @@ FROM live
 ORDER BY body ->> 'category',
          CASE WHEN (body ->> 'category') = ANY(%(lower)s)
               THEN (body ->> 'figure')::numeric ELSE -(body ->> 'figure')::numeric END,
-         (SELECT o.received_at FROM ordered o WHERE o.cabinet = live.cabinet
-          AND o.n = live.since_n),
+         since_at,
          cabinet, epoch, entry
 """
 

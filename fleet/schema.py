@@ -118,6 +118,8 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE events ADD COLUMN written_at timestamptz;
     UPDATE events SET written_at = fleet_written_at(cabinet_at, synced, received_at);
     CREATE INDEX events_by_written ON events (cabinet, kind, written_at);
+    -- The route's champions read every fame event of the route at once: a small index.
+    CREATE INDEX events_fame ON events (cabinet, epoch, seq) WHERE kind = 'fame';
     -- From version 2 an event counts on the day the cabinet wrote it, not on the day it
     -- arrived: the rollups made by version 1 are made again that way.
     DELETE FROM rollups;

@@ -117,7 +117,6 @@ def pages(app: WebApp, database: str, browser: Any, out: Path) -> None:
     page.goto(app.url("/alerts/"))
     shoot(page, out, "alerts")
     page.goto(app.url("/settings/"))
-    shoot(page, out, "settings")
     page.click("text=Venue 1")
     page.wait_for_load_state()
     shoot(page, out, "settings-venue", whole=True)

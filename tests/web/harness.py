@@ -150,6 +150,21 @@ class WebApp:
                 self.process.kill()
                 self.process.wait()
 
+    def back_off_over(self, name: str) -> None:
+        """Let account ``name``'s two-factor back-off run out, as time would (its device's
+        count of wrong codes and their time, cleared in the database)."""
+        import psycopg
+
+        from fleet.broker import FleetConfig
+
+        with psycopg.connect(FleetConfig.load(self.folder).database) as conn:
+            conn.execute(
+                "UPDATE otp_totp_totpdevice SET throttling_failure_count = 0, "
+                "throttling_failure_timestamp = NULL "
+                "WHERE user_id = (SELECT id FROM auth_user WHERE username = %s)",
+                (name,),
+            )
+
     def account(
         self, name: str, role: str, *, two_factor: bool = False, password: str = PASSWORD
     ) -> Account:

@@ -61,11 +61,13 @@ class Reconciliation:
     note: str
 
 
+# Ranges are written as ``coalesce(bound, ±infinity)``, never ``bound IS NULL OR ...``:
+# a prepared statement's generic plan can use the index for the former only.
 _BOOKS = """
 SELECT coalesce(sum((body -> 'counted' ->> 'earnings_cents')::bigint), 0)
 FROM events
 WHERE cabinet = %(cabinet)s AND kind = 'money'
-  AND (%(since)s::timestamptz IS NULL OR written_at > %(since)s) AND written_at <= %(until)s
+  AND written_at > coalesce(%(since)s::timestamptz, '-infinity') AND written_at <= %(until)s
 """
 
 _PROVEN = """
@@ -108,7 +110,7 @@ def _offline_since(conn: psycopg.Connection[Any], cabinet: str) -> tuple[bool, d
 def _last(conn: psycopg.Connection[Any], cabinet: str, before: datetime | None) -> Any:
     return conn.execute(
         "SELECT id, at FROM collections WHERE cabinet = %(cabinet)s "
-        "AND (%(before)s::timestamptz IS NULL OR at <= %(before)s) "
+        "AND at <= coalesce(%(before)s::timestamptz, 'infinity') "
         "ORDER BY at DESC, id DESC LIMIT 1",
         {"cabinet": cabinet, "before": before},
     ).fetchone()

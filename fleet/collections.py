@@ -70,11 +70,15 @@ WHERE cabinet = %(cabinet)s AND kind = 'money'
   AND written_at > coalesce(%(since)s::timestamptz, '-infinity') AND written_at <= %(until)s
 """
 
+# The acknowledged point as a subquery, not a join: joined, the planner walked the
+# primary key up to it (every event of the cabinet's epoch, 40 ms on a year) instead of
+# the few received after ``after`` (``events_by_received``: 0.4 ms).
 _PROVEN = """
 SELECT EXISTS (
-    SELECT 1 FROM events e JOIN progress p ON p.cabinet = e.cabinet AND p.epoch = e.epoch
+    SELECT 1 FROM events e
     WHERE e.cabinet = %(cabinet)s AND e.received_at > %(after)s AND e.written_at > %(after)s
-      AND e.seq <= p.through
+      AND e.seq <= (SELECT p.through FROM progress p
+                    WHERE p.cabinet = e.cabinet AND p.epoch = e.epoch)
 )
 """
 

@@ -60,7 +60,8 @@ class MatchRecord:
     """In delivery order; ``delivered_ns`` always set."""
     seed: int | None = None
     end_ns: int | None = None
-    """How far the clock runs after the last edge; ``None``: until every edge is released."""
+    """How far the clock runs after the last edge; ``None``: until every edge is released
+    (:attr:`clock_end_ns`)."""
     result: RecordResult | None = None
     """The result the game had when it was recorded, if known."""
     meta: RecordMeta = dataclasses.field(default_factory=RecordMeta)
@@ -71,14 +72,23 @@ class MatchRecord:
 
     @property
     def clock_end_ns(self) -> int:
-        """Where the referee's clock stops in a replay."""
+        """Where the referee's clock stops in a replay: ``end_ns``, or else the race
+        window after the latest edge happened (the last delivery, if that is later), so
+        that every edge is released and the horizon stops at the latest press.
+
+        The default does not depend on when the edges were delivered. It once was the
+        last delivery plus the window, and a spit falling due between the latest press and
+        its delivery then fired or not by how late that press arrived: the same presses,
+        delivered in another order, gave another game (tests/data/delivery-order/).
+        """
         if self.end_ns is not None:
             return self.end_ns
         if not self.edges:
             return 0
         last = self.edges[-1].delivered_ns
         assert last is not None
-        return last + self.rules.race_window_ns
+        latest = max(edge.t_ns for edge in self.edges)
+        return max(last, latest + self.rules.race_window_ns)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION}

@@ -115,10 +115,17 @@ def overlay(settings: AppSettings, args: argparse.Namespace) -> AppSettings:
 
 
 def table_args(
-    args: argparse.Namespace, backend_name: InputKind, port: str | None, data: Path
+    args: argparse.Namespace,
+    backend_name: InputKind,
+    port: str | None,
+    data: Path,
+    core: int | None = None,
 ) -> list[str]:
-    """The table process's command line for this run."""
+    """The table process's command line for this run (``core``: the one the display left
+    it, if any)."""
     out = ["--input", "none" if backend_name is InputKind.KEYBOARD else backend_name.value]
+    if core is not None:
+        out += ["--core", str(core)]
     out += ["--data-dir", str(data), "--seed", str(args.seed or 0)]
     if args.wiring is not None:
         out += ["--wiring", str(args.wiring)]
@@ -202,8 +209,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
     )
     cleanup.callback(sounds.close)
     port = board_port(args.lights or stored.get(LED_PORT))
-    table = RemoteTable(table_args(args, backend_name, port, data))
-    leave_table_core()
+    table = RemoteTable(table_args(args, backend_name, port, data, leave_table_core()))
 
     def pump_input() -> None:
         if backend is not None:
@@ -325,6 +331,17 @@ def _keyboard_backend(
     except (BackendUnavailableError, WiringError) as exc:
         raise _Stop(str(exc)) from None
 
+    args: argparse.Namespace,
+    backend_name: InputKind,
+    port: str | None,
+    data: Path,
+    core: int | None = None,
+) -> list[str]:
+    """The table process's command line for this run (``core``: the one the display left
+    it, if any)."""
+    out = ["--input", "none" if backend_name is InputKind.KEYBOARD else backend_name.value]
+    if core is not None:
+        out += ["--core", str(core)]
 
 def _keep_going(
     args: argparse.Namespace, games: StoredGames, table: RemoteTable, keyboard: bool

@@ -107,12 +107,14 @@ def table_core() -> int | None:
     return cores[-1] if len(cores) >= 2 else None
 
 
-def take_core() -> int | None:
-    """Run the table on :func:`table_core` (its threads started later follow). A kernel
-    without full preemption lets a process inside a system call hold its core until the
-    next tick (4 ms at 250 Hz); with a core of its own the table never waits behind the
-    display's drawing."""
-    core = table_core()
+def take_core(core: int | None = None) -> int | None:
+    """Run the table on ``core`` (the one the display left it, :func:`leave_table_core`),
+    or on :func:`table_core` when none is named; its threads started later follow. A
+    kernel without full preemption lets a process inside a system call hold its core until
+    the next tick (4 ms at 250 Hz); with a core of its own the table never waits behind the
+    display's drawing. Returns the core taken, ``None`` when there is none to take."""
+    if core is None:
+        core = table_core()
     if core is None:
         return None
     try:
@@ -122,13 +124,16 @@ def take_core() -> int | None:
     return core
 
 
-def leave_table_core() -> None:
-    """For the display process: keep off the table's core (a Pi 4 or 5 has four cores:
-    the display keeps three)."""
+def leave_table_core() -> int | None:
+    """For the display process, before it starts the table: keep off the table's core (a
+    Pi 4 or 5 has four cores: the display keeps three). Returns that core, for the table's
+    ``--core``: a process started after this inherits the display's narrower affinity, so
+    the table cannot find its core from its own."""
     core = table_core()
     if core is not None:
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - {core})
+    return core
 
 
 def _input_kind(text: str) -> InputKind | None:
@@ -158,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--autoplay-after", type=float, default=0.0, metavar="S")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--measure", action="store_true", help="keep latency samples")
+    parser.add_argument("--core", type=int, metavar="N", help="the core the display left the table")
     parser.add_argument("--rt-priority", type=int, default=RT_PRIORITY, metavar="N")
     parser.add_argument(
         "--log-level", choices=LOG_LEVELS, default="info", help="debug logs every decision"
@@ -190,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     # SIGTERM stops it at once, but cleanly: its games recorded, the press socket removed.
     signal.signal(signal.SIGTERM, _exit)
     realtime, scheduling = become_realtime(args.rt_priority)
-    core = take_core()
+    core = take_core(args.core)
     if core is not None:
         scheduling += f", on core {core}"
     (log.info if realtime else log.warning)("the table runs with %s", scheduling)

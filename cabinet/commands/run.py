@@ -331,17 +331,6 @@ def _keyboard_backend(
     except (BackendUnavailableError, WiringError) as exc:
         raise _Stop(str(exc)) from None
 
-    args: argparse.Namespace,
-    backend_name: InputKind,
-    port: str | None,
-    data: Path,
-    core: int | None = None,
-) -> list[str]:
-    """The table process's command line for this run (``core``: the one the display left
-    it, if any)."""
-    out = ["--input", "none" if backend_name is InputKind.KEYBOARD else backend_name.value]
-    if core is not None:
-        out += ["--core", str(core)]
 
 def _keep_going(
     args: argparse.Namespace, games: StoredGames, table: RemoteTable, keyboard: bool

@@ -25,6 +25,14 @@ emulation an edge reaches the referee 10-40 ms after the kernel stamped it, wher
 takes well under a millisecond. With the default 2 ms every press would arrive late and
 be applied as it came; with 100 ms the races are decided by the kernel's timestamps, as
 on a Pi."""
+IDLE_TIMEOUT_S = 600
+"""The idle timeout the virtual Pi's cabinet is set to (the setting's highest): a game with
+no press for this long is abandoned. The run pauses the game between ``start`` and
+``finish`` (a screen dump, a render of the presser's copy, up to 40 s of comparing
+screens, all under emulation); with the table on a core of its own the display and all
+of that share one vCPU, and on a busy host the pause outlasted the default 60 s: the
+cabinet abandoned the game while the presser, knowing no idle timer, played on (the
+"parted" games of issue 31). The presser now models the timer too."""
 LINES = Path("/run/virtual-pi.lines")
 
 
@@ -68,6 +76,23 @@ class Presser:
             self._feed(player, Button(name), pressed, t)
         if "saved_ns" in state:  # the moment it stopped: its last press decided by then
             self.match.advance(state["saved_ns"])
+        presses = [t for _, _, down, t in state["edges"] if down]
+        # The flow's idle clock starts when the game does, before "ready... spit!".
+        self.last_press_ns = max([self.match.start_abs_ns - rules.spit_delay_ns, *presses])
+
+    def follow_idle_timer(self, now: int) -> bool:
+        """The cabinet's idle timer, as the presser sees it: True (and the presser's game
+        abandoned, as the cabinet's is) once ``now`` is ``IDLE_TIMEOUT_S`` past the last
+        press. Records the longest pause between presses."""
+        pause_s = (now - self.last_press_ns) / 1e9
+        self.state["longest_pause_s"] = round(
+            max(self.state.get("longest_pause_s", 0.0), pause_s), 3
+        )
+        if self.match.over or pause_s < IDLE_TIMEOUT_S:
+            return self.match.over
+        self.match.abandon(self.last_press_ns + IDLE_TIMEOUT_S * 1_000_000_000)
+        self.state["idle_abandoned_after_s"] = round(pause_s, 3)
+        return True
 
     def _feed(self, player: int, button: Any, pressed: bool, t: int) -> None:
         kind = self.EdgeKind.PRESS if pressed else self.EdgeKind.RELEASE
@@ -75,6 +100,9 @@ class Presser:
 
     def set(self, player: int, button: Any, down: bool) -> int:
         t = self.buttons.set(player, button, down)
+        if down:
+            self.follow_idle_timer(t)
+            self.last_press_ns = t
         self.state["edges"].append([player, button.value, down, t])
         self._feed(player, button, down, t)
         return t
@@ -113,7 +141,7 @@ class Presser:
         while True:
             now = time.monotonic_ns()
             match.advance(now)
-            if match.over:
+            if self.follow_idle_timer(now):
                 return
             game = match.game
             if now < match.start_abs_ns:  # "ready… spit!" at the start

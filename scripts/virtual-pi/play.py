@@ -312,8 +312,13 @@ def finish(out: Path) -> int:
         "seed": state["seed"],
         "plays": state["plays"],
         "presser": {"termination": outcome.termination.value, "winner": outcome.winner},
+        "longest_pause_s": state.get("longest_pause_s"),
     }
-    checks: dict[str, bool] = {}
+    checks: dict[str, bool] = {
+        "the game was played to its end, never left idle for the cabinet's idle timeout": (
+            "idle_abandoned_after_s" not in state
+        )
+    }
     if row is None:
         report["error"] = "no game recorded within 60 s of the end"
         print(json.dumps(report))
@@ -365,9 +370,12 @@ def main() -> int:
     if args.command == "settings":
         # The light board on QEMU's USB serial adapter (an FTDI one, not found by the
         # Pico's USB id), and the race window for an emulated machine.
-        from guest_presser import RACE_WINDOW_MS
+        from guest_presser import IDLE_TIMEOUT_S, RACE_WINDOW_MS
 
-        print(f'[game]\nrace_window_ms = {RACE_WINDOW_MS}\n\n[cabinet]\nled_port = "/dev/ttyUSB0"')
+        print(
+            f"[game]\nrace_window_ms = {RACE_WINDOW_MS}\nidle_timeout_s = {IDLE_TIMEOUT_S}\n\n"
+            '[cabinet]\nled_port = "/dev/ttyUSB0"'
+        )
         return 0
     if args.command == "start":
         return start(args.out, args.pause_after)

@@ -87,6 +87,7 @@ def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
         ("play", check_play(run)),
         ("screen", check_screen(run)),
         ("display", check_display(run)),
+        ("table", check_table(run)),
         ("lights", check_lights(run)),
         ("reboot", check_reboot(run, timings)),
         ("update", check_update(versions)),
@@ -131,6 +132,18 @@ def check_display(run: Path) -> tuple[str, Checks]:
     display = (run / "display.txt").read_text(encoding="utf-8").strip()
     return display, {
         "display: drawn by the texture backend": display.startswith("display: texture")
+    }
+
+
+def check_table(run: Path) -> tuple[str, Checks]:
+    """How the table is scheduled (table.txt): real-time, on a core of its own (the
+    guest's last; the display keeps off it)."""
+    try:
+        table = (run / "table.txt").read_text(encoding="utf-8").strip()
+    except OSError:
+        table = ""
+    return table, {
+        "table: real-time, on a core of its own": "SCHED_FIFO" in table and ", on core " in table
     }
 
 

@@ -89,6 +89,8 @@ agent() { "$PYTHON" "$HERE/agent.py" "$RUN" "$@"; }
 agent "uname -r" || fail "the guest did not come up (console: $RUN/console.log)"
 took boot $((SECONDS - start))
 say "guest up in $((SECONDS - start)) s"
+# udev may still be naming the USB serial adapter just after boot: wait for it a while.
+agent "udevadm settle --timeout=30; for _ in \$(seq 30); do [ -e /dev/ttyUSB0 ] && break; sleep 1; done" --timeout 90 || true
 agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the screen missing"
 
 say "install with deploy/install.sh from the stick"
@@ -121,6 +123,9 @@ fi
 # Which backend draws, on which driver and renderer, and why (report.py checks it).
 agent "journalctl -b -u spit-cabinet --no-pager | grep -o 'display: .*' | head -n 1" >"$RUN/display.txt" || true
 say "$(cat "$RUN/display.txt")"
+# How the table is scheduled: real-time, and on a core of its own (the guest has two).
+agent "journalctl -b -u spit-cabinet --no-pager | grep -o 'the table runs with .*' | head -n 1" >"$RUN/table.txt" || true
+say "$(cat "$RUN/table.txt")"
 
 screendump() {
   rm -f "$1"

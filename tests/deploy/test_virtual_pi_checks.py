@@ -92,6 +92,7 @@ def a_run(tmp_path: Path, **change: Any) -> Path:
             "display: texture: opengles2 (llvmpipe (LLVM 19.1.7, 128 bits)) on KMSDRM, vsync "
             "(the console, with a GLES renderer)",
         ),
+        "table.txt": change.get("table", "the table runs with SCHED_FIFO priority 10, on core 1"),
         "timings.txt": "boot 30\ninstall 100\nkernel_to_first_frame "
         + change.get("first_frame", "21.5")
         + "\n",
@@ -142,6 +143,10 @@ RACE = "the race went to the earlier press"
         ({"first_frame": "0"}, ["reboot: the cabinet drew its first frame by itself"]),
         ({"display": "display: software on KMSDRM (no GPU renderer: opengles2: …)"},
          ["display: drawn by the texture backend"]),
+        ({"table": "the table runs with normal scheduling (real-time refused), on core 1"},
+         ["table: real-time, on a core of its own"]),
+        ({"table": "the table runs with SCHED_FIFO priority 10"},
+         ["table: real-time, on a core of its own"]),
     ],
 )  # fmt: skip
 def test_each_check_fails_on_its_own_fault(

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.cli import build_parser
+from cabinet.commands.cli import build_parser
 from cabinet.commands.run import table_args
+from cabinet.inputs.select import InputKind
 from cabinet.table.process import build_parser as table_parser
 
 needs_two = pytest.mark.skipif(
@@ -65,8 +66,8 @@ def test_without_being_told_the_table_would_share_the_display_cores() -> None:
 
 def test_run_passes_the_table_its_core_and_the_table_reads_it(tmp_path: Path) -> None:
     args = build_parser().parse_args(["run", "--input", "mock"])
-    told = table_args(args, "mock", None, tmp_path, 3)
+    told = table_args(args, InputKind.MOCK, None, tmp_path, 3)
     assert table_parser().parse_args(["--fd", "5", *told]).core == 3
-    untold = table_args(args, "mock", None, tmp_path, None)
+    untold = table_args(args, InputKind.MOCK, None, tmp_path, None)
     assert "--core" not in untold
     assert table_parser().parse_args(["--fd", "5", *untold]).core is None

@@ -4,7 +4,8 @@ Two processes: the table (:mod:`cabinet.table`: buttons, referee, lights, in rea
 and the display (:mod:`cabinet.display`: the frame loop, the flow, the service menu, the
 books), with what both use in :mod:`cabinet.shared`. Around them: :mod:`cabinet.inputs`,
 :mod:`cabinet.drawing`, :mod:`cabinet.sound`, :mod:`cabinet.i18n`, :mod:`cabinet.storage`,
-:mod:`cabinet.money`, :mod:`cabinet.halloffame`, :mod:`cabinet.service`, the fleet link
+:mod:`cabinet.money`, :mod:`cabinet.halloffame`, :mod:`cabinet.service`, the fairness
+test (:mod:`cabinet.fairness`), the fleet link
 (:mod:`cabinet.link`) and the command
 line, :mod:`cabinet.commands` (``spit-cabinet``, or ``python -m cabinet``).
 
@@ -22,6 +23,7 @@ __all__ = [
     "commands",
     "display",
     "drawing",
+    "fairness",
     "halloffame",
     "i18n",
     "inputs",

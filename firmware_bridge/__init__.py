@@ -21,4 +21,4 @@ modules themselves.
 """
 
 #: The modules it offers (a star import loads them; this file itself imports nothing).
-__all__ = ["codec", "firmware", "lights", "link", "session", "sim", "transport"]
+__all__ = ["codec", "fairness", "firmware", "lights", "link", "session", "sim", "transport"]

@@ -18,6 +18,7 @@ __all__ = [
     "doctor_fleet",
     "doctor_input",
     "durations",
+    "fairness",
     "findings",
     "firmware",
     "fleet",

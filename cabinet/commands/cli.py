@@ -50,6 +50,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cabinet.commands.doctor",
         "check the buttons, lights, display, sound, data and wiring",
     ),
+    "fairness": (
+        "cabinet.commands.fairness",
+        "prove that the first press wins: judge a jig's pairs of presses",
+    ),
     "settings": (
         "cabinet.commands.settings",
         "show, export or import the operator's settings",

@@ -54,6 +54,7 @@ class Kind(StrEnum):
     DOOR = "door"
     DOCTOR = "doctor"
     SETTINGS = "settings"
+    FAIRNESS = "fairness"
 
 
 def clock_synced() -> bool:

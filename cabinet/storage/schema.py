@@ -94,6 +94,15 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE IF NOT EXISTS {READERS_TABLE} (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
     INSERT OR REPLACE INTO {READERS_TABLE} (name, value) VALUES ('readable_from', 3);
     """,
+    f"""
+    CREATE TABLE fairness (            -- cabinet.storage.fairness: fairness certificates
+        id       INTEGER PRIMARY KEY AUTOINCREMENT,  -- later tests after
+        taken_at TEXT NOT NULL,        -- ISO 8601 UTC, the cabinet's clock
+        passed   INTEGER NOT NULL,     -- 1 if the certificate passed
+        body     TEXT NOT NULL         -- JSON: cabinet.fairness.certificate.Certificate.body
+    );
+    INSERT OR REPLACE INTO {READERS_TABLE} (name, value) VALUES ('readable_from', 3);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

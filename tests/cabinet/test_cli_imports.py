@@ -28,6 +28,7 @@ COMMANDS = [
     "lights",
     "firmware",
     "doctor",
+    "fairness",
     "settings",
     "audits",
     "fleet",

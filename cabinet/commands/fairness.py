@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -151,6 +153,9 @@ def _open_input(args: argparse.Namespace) -> tuple[str, Any, Any] | str:
     from wiring.errors import WiringError
 
     platform = Platform.detect()
+    if "LG_WD" not in os.environ and not os.access(os.getcwd(), os.W_OK):
+        # lgpio keeps its notification pipes in LG_WD, else the working directory.
+        os.environ["LG_WD"] = tempfile.mkdtemp(prefix="spit-fairness-")
     try:
         kind = choose_backend(args.input, platform)
         if kind is InputKind.KEYBOARD:
@@ -190,9 +195,13 @@ def _judge(
     from cabinet.inputs.feed import RefereeFeed
     from cabinet.inputs.mock import MockInput
     from cabinet.link.connection import cabinet_version
+    from cabinet.table.process import become_realtime
     from game.rules import Rules
     from game.units import MS, S
 
+    # As the table judges a game: real-time where allowed (the unit's LimitRTPRIO).
+    _, scheduling = become_realtime()
+    print(f"judging with {scheduling}", file=sys.stderr, flush=True)
     judge = FairnessJudge(schedule, Rules(race_window_ms=window_ms))
     feed = RefereeFeed(None, edges, clock=monotonic_clock)
     step = None

@@ -89,6 +89,7 @@ def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
         ("display", check_display(run)),
         ("table", check_table(run)),
         ("lights", check_lights(run)),
+        ("fairness", check_fairness(run)),
         ("reboot", check_reboot(run, timings)),
         ("update", check_update(versions)),
     )
@@ -144,6 +145,38 @@ def check_table(run: Path) -> tuple[str, Checks]:
         table = ""
     return table, {
         "table: real-time, on a core of its own": "SCHED_FIFO" in table and ", on core " in table
+    }
+
+
+def _certificate(path: Path) -> dict[str, Any] | None:
+    try:
+        body = json.loads(path.read_text(encoding="utf-8").strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return body if isinstance(body, dict) and "cases" in body else None
+
+
+def check_fairness(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The fairness test's certificates (fairness-mark.json: 1,000 pairs at 100 us;
+    fairness-sweep.json: every offset): the share decided right, per offset."""
+    figures: dict[str, Any] = {}
+    certificates = {name: _certificate(run / f"fairness-{name}.json") for name in ("mark", "sweep")}
+    for name, body in certificates.items():
+        if body is not None:
+            figures[name] = {
+                f"{c['offset_us']} us": f"{c['right']}/{c['pairs']} right, {c['missed']} missed, "
+                f"{c['late']} late"
+                for c in body["cases"]
+            }
+    mark = certificates["mark"]
+    at_100 = [c for c in (mark or {}).get("cases", []) if c["offset_us"] == 100]
+    sweep = certificates["sweep"]
+    return figures, {
+        "fairness: at 100 us, 99.9 % of 1,000 pairs or more decided right": bool(at_100)
+        and at_100[0]["pairs"] >= 1000
+        and at_100[0]["right"] >= 0.999 * at_100[0]["pairs"],
+        "fairness: the sweep's certificate passed (every offset from 100 us on)": sweep is not None
+        and sweep.get("passed") is True,
     }
 
 

@@ -69,7 +69,7 @@ sed -i "s/^version = \"$version\"\$/version = \"$next_version\"/" "$next_src/pyp
 mkdir -p "$stick/wheels-next"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels-next" "$next_src"
 find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
-cp "$HERE/play.py" "$HERE/guest_presser.py" "$stick/virtual-pi/"
+cp "$HERE/play.py" "$HERE/guest_presser.py" "$HERE/guest_jig.py" "$stick/virtual-pi/"
 "$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
 mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null
@@ -155,6 +155,33 @@ done
 say "play: to the end, then the record, the replay and the race"
 agent "$PRESS finish /root/play" --timeout 1800 | tail -n 1 >"$RUN/play.json" || true
 took game $((SECONDS - start))
+
+say "fairness: pairs of presses through gpio-sim, judged by spit-cabinet fairness"
+# As the unit runs the cabinet (its user, the simulated chip, the Pi's cpuinfo, real-time
+# allowed), with the cabinet stopped: it holds the lines while it runs.
+agent "systemctl stop spit-cabinet" --timeout 120 || fail "the unit did not stop"
+FAIR="systemd-run --quiet --wait --pipe --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
+  -p EnvironmentFile=/run/virtual-pi.env -p BindReadOnlyPaths=/etc/virtual-pi/cpuinfo:/proc/cpuinfo
+  -p RuntimeDirectory=spit-fairness -p WorkingDirectory=/run/spit-fairness
+  -p Environment=LG_WD=/run/spit-fairness -p Environment=SPIT_CABINET_DATA=/var/lib/spit-cabinet
+  $BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms 110 --wait 120"
+JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms 110 --seed 31"
+fairness() { # name offsets pairs: the cabinet judges while the jig presses
+  local name=$1 args="--offsets $2 --pairs $3"
+  agent "rm -f /root/fair-$name.*; (${FAIR//$'\n'/ } $args >/root/fair-$name.json 2>/root/fair-$name.err; echo \$? >/root/fair-$name.rc) >/dev/null 2>&1 &" ||
+    return 1
+  agent "for _ in \$(seq 240); do grep -q 'waiting for the jig' /root/fair-$name.err && exit 0; [ -e /root/fair-$name.rc ] && break; sleep 0.5; done; cat /root/fair-$name.err; exit 1" --timeout 150 ||
+    return 1
+  agent "$JIG $args" --timeout 900 >"$RUN/jig-$name.json" || return 1
+  agent "for _ in \$(seq 120); do [ -e /root/fair-$name.rc ] && break; sleep 0.5; done; cat /root/fair-$name.json" --timeout 90 >"$RUN/fairness-$name.json" || true
+  agent "cat /root/fair-$name.err /root/fair-$name.rc" >"$RUN/fairness-$name.err" 2>&1 || true
+}
+start=$SECONDS
+# The issue's mark at 100 us: 1,000 pairs, so that 99.9 % is one pair in a thousand; then
+# every offset, 100 pairs each (half each way round).
+fairness mark 100 1000 || say "the fairness test at 100 us did not run: $(cat "$RUN/fairness-mark.err" 2>/dev/null)"
+fairness sweep 50,100,250,1000,5000 100 || say "the fairness sweep did not run: $(cat "$RUN/fairness-sweep.err" 2>/dev/null)"
+took fairness $((SECONDS - start))
 
 say "reboot: back into attract by itself"
 boot_id=$(agent "cat /proc/sys/kernel/random/boot_id")

@@ -67,6 +67,16 @@ def test_a_screendump_reads_as_its_pixels(tmp_path: Path) -> None:
         play.read_ppm(ppm)
 
 
+def certificate(cases: dict[int, tuple[int, int]]) -> dict[str, Any]:
+    """A certificate's body: for each offset, (pairs, right)."""
+    rows = [
+        {"offset_us": o, "pairs": p, "right": r, "wrong": p - r, "missed": 0, "late": 0}
+        for o, (p, r) in cases.items()
+    ]
+    passed = all(r >= 0.999 * p for o, (p, r) in cases.items() if o >= 100)
+    return {"source": "virtual", "cases": rows, "passed": passed}
+
+
 def a_run(tmp_path: Path, **change: Any) -> Path:
     """A run folder as run.sh leaves it after a good run, with ``change`` applied."""
     width, height = 64, 40
@@ -93,6 +103,10 @@ def a_run(tmp_path: Path, **change: Any) -> Path:
             "(the console, with a GLES renderer)",
         ),
         "table.txt": change.get("table", "the table runs with SCHED_FIFO priority 10, on core 1"),
+        "fairness-mark.json": json.dumps(change.get("mark", certificate({100: (1000, 999)}))),
+        "fairness-sweep.json": json.dumps(
+            change.get("sweep", certificate({50: (100, 90), 100: (100, 100), 5000: (100, 100)}))
+        ),
         "timings.txt": "boot 30\ninstall 100\nkernel_to_first_frame "
         + change.get("first_frame", "21.5")
         + "\n",
@@ -145,6 +159,12 @@ RACE = "the race went to the earlier press"
          ["display: drawn by the texture backend"]),
         ({"table": "the table runs with normal scheduling (real-time refused), on core 1"},
          ["table: real-time, on a core of its own"]),
+        ({"mark": certificate({100: (1000, 998)})},
+         ["fairness: at 100 us, 99.9 % of 1,000 pairs or more decided right"]),
+        ({"mark": certificate({100: (100, 100)})},
+         ["fairness: at 100 us, 99.9 % of 1,000 pairs or more decided right"]),
+        ({"sweep": certificate({250: (100, 99)})},
+         ["fairness: the sweep's certificate passed (every offset from 100 us on)"]),
         ({"table": "the table runs with SCHED_FIFO priority 10"},
          ["table: real-time, on a core of its own"]),
     ],

@@ -69,7 +69,7 @@ sed -i "s/^version = \"$version\"\$/version = \"$next_version\"/" "$next_src/pyp
 mkdir -p "$stick/wheels-next"
 "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels-next" "$next_src"
 find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
-cp "$HERE/play.py" "$HERE/guest_presser.py" "$HERE/guest_jig.py" "$stick/virtual-pi/"
+cp "$HERE/play.py" "$HERE/guest_presser.py" "$HERE/guest_jig.py" "$HERE/guest_fairness.sh" "$stick/virtual-pi/"
 "$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
 rm -f "$RUN/stick.img"
 mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null
@@ -160,21 +160,26 @@ say "fairness: pairs of presses through gpio-sim, judged by spit-cabinet fairnes
 # As the unit runs the cabinet (its user, the simulated chip, the Pi's cpuinfo, real-time
 # allowed), with the cabinet stopped: it holds the lines while it runs.
 agent "systemctl stop spit-cabinet" --timeout 120 || fail "the unit did not stop"
-FAIR="systemd-run --quiet --wait --pipe --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
+# A transient unit, started over systemd's private socket: the guest has no D-Bus, which
+# 'systemd-run --wait --pipe' needs. guest_fairness.sh leaves the output and the exit
+# status in /run/fair/NAME.{json,err,rc}.
+UNIT_OPTIONS="--quiet --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
   -p EnvironmentFile=/run/virtual-pi.env -p BindReadOnlyPaths=/etc/virtual-pi/cpuinfo:/proc/cpuinfo
   -p RuntimeDirectory=spit-fairness -p WorkingDirectory=/run/spit-fairness
-  -p Environment=LG_WD=/run/spit-fairness -p Environment=SPIT_CABINET_DATA=/var/lib/spit-cabinet
-  $BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms 110 --wait 120"
+  -p Environment=LG_WD=/run/spit-fairness -p Environment=SPIT_CABINET_DATA=/var/lib/spit-cabinet"
+CABINET_FAIR="$BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms 110 --wait 120"
 JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms 110 --seed 31"
 fairness() { # name offsets pairs: the cabinet judges while the jig presses
-  local name=$1 args="--offsets $2 --pairs $3"
-  agent "rm -f /root/fair-$name.*; (${FAIR//$'\n'/ } $args >/root/fair-$name.json 2>/root/fair-$name.err; echo \$? >/root/fair-$name.rc) >/dev/null 2>&1 &" ||
-    return 1
-  agent "for _ in \$(seq 240); do grep -q 'waiting for the jig' /root/fair-$name.err && exit 0; [ -e /root/fair-$name.rc ] && break; sleep 0.5; done; cat /root/fair-$name.err; exit 1" --timeout 150 ||
-    return 1
+  local name=$1 args="--offsets $2 --pairs $3" out=/run/fair/$1
+  agent "mkdir -p /run/fair && chown spit:spit /run/fair && rm -f $out.* &&
+    systemd-run ${UNIT_OPTIONS//$'\n'/ } --unit=spit-fairness-$name \
+      /bin/sh /media/usb/virtual-pi/guest_fairness.sh $out $CABINET_FAIR $args" \
+    >"$RUN/fairness-$name.err" 2>&1 || return 1
+  agent "for _ in \$(seq 240); do grep -q 'waiting for the jig' $out.err 2>/dev/null && exit 0; [ -e $out.rc ] && break; sleep 0.5; done; cat $out.err; exit 1" \
+    --timeout 150 >"$RUN/fairness-$name.err" 2>&1 || return 1
   agent "$JIG $args" --timeout 900 >"$RUN/jig-$name.json" || return 1
-  agent "for _ in \$(seq 120); do [ -e /root/fair-$name.rc ] && break; sleep 0.5; done; cat /root/fair-$name.json" --timeout 90 >"$RUN/fairness-$name.json" || true
-  agent "cat /root/fair-$name.err /root/fair-$name.rc" >"$RUN/fairness-$name.err" 2>&1 || true
+  agent "for _ in \$(seq 120); do [ -e $out.rc ] && break; sleep 0.5; done; cat $out.json" --timeout 90 >"$RUN/fairness-$name.json" || true
+  agent "cat $out.err $out.rc" >"$RUN/fairness-$name.err" 2>&1 || true
 }
 start=$SECONDS
 # The issue's mark at 100 us: 1,000 pairs, so that 99.9 % is one pair in a thousand; then

@@ -19,6 +19,8 @@ DATA = ROOT / "tests" / "data"
 
 HEAVY = ("pygame", "gpiozero", "sqlite3", "_sqlite3", "serial", "cabinet.display.app")
 """Modules (and their submodules) that ``replay`` and ``simulate`` must not import."""
+CPU_PLAYERS = ("game.bots", "game.cpu_match", "game.cpu_seat", "game.live_match")
+"""What plays against people or itself: a replay only reads a record and referees it."""
 
 COMMANDS = [
     "run",
@@ -74,6 +76,26 @@ def test_replay_imports_none_of_the_heavy_parts(tmp_path: Path) -> None:
     assert "recorded result: matches" in done.stdout
     assert "game.record" in modules  # the parsing sees the imports
     assert heavy_in(modules) == []
+    assert sorted(set(CPU_PLAYERS) & modules) == []
+
+
+def test_the_game_package_loads_its_names_when_used() -> None:
+    """``import game`` loads no module of its own; each name of ``game.__all__`` loads
+    its module when first used, and is the module's own object."""
+    code = (
+        "import importlib, json, sys; import game; before = sorted(m for m in sys.modules "
+        "if m.startswith('game.')); names = {n: getattr(game, n).__module__ "
+        "if hasattr(getattr(game, n), '__module__') else None for n in game.__all__}; "
+        "same = all(getattr(game, n) is getattr(importlib.import_module(m), n) "
+        "for n, m in names.items() if m); print(json.dumps([before, same, sorted(dir(game))]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    before, same, listed = json.loads(done.stdout)
+    assert before == []
+    assert same is True
+    assert set(listed) >= set(__import__("game").__all__)
 
 
 def test_simulate_imports_none_of_the_heavy_parts(tmp_path: Path) -> None:

@@ -3,7 +3,9 @@ values (:mod:`firmware_bridge.lights`), the protocol's codec (:mod:`firmware_bri
 PROTOCOL.md), the host's link that keeps the board showing the latest state through
 unplugs and resets (:mod:`firmware_bridge.link`), the board's firmware
 (:mod:`firmware_bridge.firmware`) and a simulator on a pseudo-terminal
-(:mod:`firmware_bridge.sim`). The host side needs pyserial; the firmware only
+(:mod:`firmware_bridge.sim`); and the fairness test's schedule
+(:mod:`firmware_bridge.fairness`) with the firmware of the jig that presses it
+(:mod:`firmware_bridge.jig`). The host side needs pyserial; the firmware only
 MicroPython's own modules.
 
 This file is copied to the board with the firmware, so it imports nothing: use the
@@ -21,4 +23,4 @@ modules themselves.
 """
 
 #: The modules it offers (a star import loads them; this file itself imports nothing).
-__all__ = ["codec", "fairness", "firmware", "lights", "link", "session", "sim", "transport"]
+__all__ = ["codec", "fairness", "firmware", "jig", "lights", "link", "session", "sim", "transport"]

@@ -84,14 +84,15 @@ def test_the_checker_sees_imports(tmp_path: Path) -> None:
 
 
 def test_firmware_bridge_imports_only_pyserial_and_the_standard_library() -> None:
-    """The host side may use pyserial; the board's firmware only MicroPython's own
+    """The host side may use pyserial; the boards' firmware only MicroPython's own
     hardware modules (``machine``, ``neopixel``, ``micropython``), and only inside
-    ``firmware_bridge/firmware`` or the simulator's stand-ins for them."""
+    ``firmware_bridge/firmware`` (the light board), ``firmware_bridge/jig`` (the fairness
+    jig) or the simulator's stand-ins for them."""
     board_modules = {"machine", "neopixel", "micropython"}
     allowed = set(sys.stdlib_module_names) | {"firmware_bridge", "__future__", "serial"}
     for path in sources("firmware_bridge"):
         bad = imported_modules(path) - allowed
-        on_board = path.relative_to(ROOT).parts[1] in ("firmware", "sim")
+        on_board = path.relative_to(ROOT).parts[1] in ("firmware", "jig", "sim")
         if on_board:
             bad -= board_modules
         assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"

@@ -16,9 +16,13 @@ PACKAGES = sorted(
     for top in ("game", "wiring", "firmware_bridge", "cabinet", "fleet")
     for path in (ROOT / top).rglob("__init__.py")
 )
-#: Modules a package leaves out of its list on purpose: the light board's entry point runs
-#: the board when it is imported, and its interfaces are the host's type checking only.
-NOT_LISTED = {"firmware_bridge.firmware": {"interfaces", "main"}}
+#: Modules a package leaves out of its list on purpose: the light board's and the fairness
+#: jig's entry points run the board when they are imported, and their interfaces are the
+#: host's type checking only.
+NOT_LISTED = {
+    "firmware_bridge.firmware": {"interfaces", "main"},
+    "firmware_bridge.jig": {"interfaces", "main"},
+}
 
 
 def modules_of(package: str) -> set[str]:

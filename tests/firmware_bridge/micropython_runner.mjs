@@ -1,7 +1,7 @@
 // Runs a Python script under the real MicroPython interpreter (WebAssembly build from npm),
 // with the repository's MicroPython-subset modules on its path:
 //   node micropython_runner.mjs REPO_ROOT SCRIPT.py
-// The firmware_bridge codec, firmware and stub hardware are copied into MicroPython's
+// The firmware_bridge codec, firmwares and stub hardware are copied into MicroPython's
 // in-memory filesystem under /lib. The script's output goes to stdout; a Python exception
 // makes runPython() throw PythonError, which exits 1 with the traceback on stderr (the
 // package's own command line would exit 0).
@@ -36,12 +36,15 @@ function copyPackage(relative, only) {
   }
 }
 
-// Exactly what the board gets (plus the stub hardware): no host-only modules.
-copyPackage("firmware_bridge", ["__init__.py", "codec.py"]);
+// Exactly what the boards get (plus the stub hardware): no host-only modules. The light
+// board's firmware and codec; the fairness jig's firmware and the schedule it shares.
+copyPackage("firmware_bridge", ["__init__.py", "codec.py", "fairness.py"]);
 copyPackage("firmware_bridge/firmware", null);
+copyPackage("firmware_bridge/jig", null);
 copyPackage("firmware_bridge/sim", ["hardware.py"]);
 mp.FS.writeFile("/lib/firmware_bridge/sim/__init__.py", "");
 mp.FS.unlink("/lib/firmware_bridge/firmware/interfaces.py");
+mp.FS.unlink("/lib/firmware_bridge/jig/interfaces.py");
 // The scripted host the scripts share (CPython finds it beside them).
 mp.FS.writeFile(
   "/lib/mp_wire.py", readFileSync(join(root, "tests/firmware_bridge/mp_scripts/mp_wire.py"))

@@ -48,9 +48,24 @@ EPOCH_PATTERN = re.compile(r"[0-9a-f]{16}")
 """An epoch: 16 hexadecimal digits, drawn at random when a cabinet's database is made."""
 
 EVENT_KINDS = frozenset(
-    {"game", "money", "audits", "fame", "health", "fault", "door", "doctor", "settings"}
+    {
+        "game",
+        "money",
+        "audits",
+        "fame",
+        "health",
+        "fault",
+        "door",
+        "doctor",
+        "settings",
+        "fairness",
+    }
 )
-"""What an event may report."""
+"""What an event may report (the cabinet's outbox kinds, :class:`cabinet.storage.outbox.Kind`:
+a test holds the two to each other)."""
+
+MAX_FAIRNESS_CASES = 64
+"""The most offsets a fairness certificate carries (the jig's schedule has five)."""
 
 
 class WireError(ValueError):
@@ -395,8 +410,34 @@ def check_body(kind: str, body: dict[str, Any]) -> None:
         _texts(body, kind, ("document", "result", "reason"))
         if type(body.get("version")) is not int or body["result"] not in SETTINGS_RESULTS:
             raise WireError("a settings event's version or result is not what it reports")
+    elif kind == "fairness":
+        _fairness(body)
     elif kind == "door" and body.get("state") not in ("open", "closed"):
         raise WireError("a door event's state is neither open nor closed")
+
+
+FAIRNESS_CASE_KEYS = ("offset_us", "pairs", "right", "missed", "late")
+"""What the fleet reads of each offset of a fairness certificate."""
+
+
+def _fairness(body: dict[str, Any]) -> None:
+    """A fairness certificate (docs/fairness.md): who pressed, by which version, when, its
+    verdict, its race window, and per offset whole counts."""
+    _texts(body, "fairness", ("source", "version", "taken_at"))
+    window = body.get("window_ms")
+    if type(body.get("passed")) is not bool or type(window) not in (int, float):
+        raise WireError("a fairness event's passed or window_ms is not what it reports")
+    cases = body.get("cases")
+    if (
+        not isinstance(cases, list)
+        or len(cases) > MAX_FAIRNESS_CASES
+        or not all(
+            isinstance(case, dict)
+            and all(type(case.get(k)) is int and 0 <= case[k] < 2**63 for k in FAIRNESS_CASE_KEYS)
+            for case in cases
+        )
+    ):
+        raise WireError(f"a fairness event's cases are not up to {MAX_FAIRNESS_CASES} of counts")
 
 
 def parse_batch(topic: str, payload: bytes) -> Batch:

@@ -20,7 +20,6 @@ import os
 import sys
 import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +92,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from cabinet.fairness.certificate import Source
+    from cabinet.fairness.session import certify, judge_for
+    from cabinet.storage.fairness import record
     from firmware_bridge.fairness import Schedule
 
     try:
@@ -112,31 +113,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         source = Source.MOCK if kind == "mock" else Source(args.source)
-        window = float(store.settings.get(_race_window()))
-        body = _judge(backend, edges, schedule, window, source, args.wait)
-        if body is None:
+        judge = judge_for(schedule, store.settings)
+        if not _judge(backend, edges, judge, args.wait):
             return 2
-        from cabinet.storage.fairness import record
-
-        queued = record(store, body)
+        certificate = certify(judge, source)
+        queued = record(store, certificate.body())
     finally:
         backend.close()
         store.close()
-    from cabinet.fairness.certificate import Certificate
-
-    certificate = Certificate.from_body(body)
     if args.json:
-        print(json.dumps(body, sort_keys=True))
+        print(json.dumps(certificate.body(), sort_keys=True))
     else:
         print("\n".join(certificate.lines()))
         print("kept in the books" + (", and queued for the fleet" if queued else ""))
     return 0 if certificate.passed else 1
-
-
-def _race_window() -> Any:
-    from cabinet.storage.setting_table import RACE_WINDOW_MS
-
-    return RACE_WINDOW_MS
 
 
 def _open_input(args: argparse.Namespace) -> tuple[str, Any, Any] | str:
@@ -184,25 +174,21 @@ def _open_store(path: str | None) -> Any:
         return f"cannot open the books: {exc}"
 
 
-def _judge(
-    backend: Any, edges: Any, schedule: Any, window_ms: float, source: Any, wait_s: float
-) -> dict[str, Any] | None:
-    """Run the test; the certificate's body, or ``None`` (said why) when no press came."""
+def _judge(backend: Any, edges: Any, judge: Any, wait_s: float) -> bool:
+    """Run the test, the jig's presses to ``judge``; ``False`` (said why) when no press
+    came."""
     from cabinet.commands.progress import Progress
-    from cabinet.fairness.judging import FairnessJudge
     from cabinet.fairness.runner import MockJig, NoPressError, run_test
     from cabinet.inputs.clock import monotonic_clock
     from cabinet.inputs.feed import RefereeFeed
     from cabinet.inputs.mock import MockInput
-    from cabinet.link.connection import cabinet_version
     from cabinet.table.process import become_realtime
-    from game.rules import Rules
     from game.units import MS, S
 
     # As the table judges a game: real-time where allowed (the unit's LimitRTPRIO).
     _, scheduling = become_realtime()
     print(f"judging with {scheduling}", file=sys.stderr, flush=True)
-    judge = FairnessJudge(schedule, Rules(race_window_ms=window_ms))
+    schedule = judge.schedule
     feed = RefereeFeed(None, edges, clock=monotonic_clock)
     step = None
     if isinstance(backend, MockInput):
@@ -233,7 +219,6 @@ def _judge(
     except NoPressError as exc:
         bar.close()
         print(f"spit-cabinet fairness: {exc}", file=sys.stderr)
-        return None
+        return False
     bar.close()
-    taken_at = datetime.now(UTC).isoformat(timespec="seconds")
-    return judge.certificate(source, cabinet_version(), taken_at).body()
+    return True

@@ -94,12 +94,16 @@ class ServiceHost:
         stamps = self.table.hardware_timestamps
         if stamps is None:
             stamps = backend is not None and backend.hardware_timestamps
+        kind = self.table.input_backend
+        if kind is None:
+            kind = backend.name if backend is not None else ""
         return ServiceContext(
             store=store,
             sounds=self.sounds,
             switches=lambda: self.table.switches,
             link_health=self.lights.health,
             hardware_timestamps=stamps,
+            input_backend=kind,
             serial_ports=serial_ports,
             money=self.money,
         )

@@ -10,33 +10,21 @@ gives it, so the whole path from the pin to the certificate runs with no hardwar
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from cabinet.fairness.judging import LINE_PLAYERS, FairnessJudge
+from cabinet.fairness.session import WAIT_FIRST_S, FairnessRun, NoPressError, Progress
 from cabinet.inputs.clock import Clock
 from cabinet.inputs.controls import Control
 from cabinet.inputs.feed import RefereeFeed
 from cabinet.inputs.mock import MockInput
 from firmware_bridge.fairness import A_FIRST, HOLD_MS, Schedule
 from game.edges import Button
-from game.units import MS, US, S
+from game.units import MS, US
 
-WAIT_FIRST_S = 120
-"""How long a test waits for the jig's first press before it gives up."""
+__all__ = ["LINES", "WAIT_FIRST_S", "MockJig", "NoPressError", "Progress", "run_test"]
+
 LINES = tuple(Control(player, Button.PILE1) for player in LINE_PLAYERS)
 """Line A and line B: player 1's and player 2's left pile buttons."""
-
-
-class NoPressError(RuntimeError):
-    """The jig pressed nothing within the wait."""
-
-
-@dataclass(frozen=True, slots=True)
-class Progress:
-    """Where a running test is: pairs with a press so far, of all of them."""
-
-    seen: int
-    total: int
 
 
 def run_test(
@@ -53,27 +41,23 @@ def run_test(
     each pump (a simulated jig presses, a virtual clock moves); without it each pump waits
     up to 20 ms for an edge. Raises :class:`NoPressError` when no press came in
     ``wait_first_s``."""
+    run = FairnessRun(judge, clock(), wait_first_s=wait_first_s)
     feed.play_onto(judge)
-    started = clock()
     shown = -1
-    while True:
-        if step is not None:
-            step(clock())
-        feed.pump(0.0 if step is not None else 0.02)
-        now = clock()
-        seen = judge.pairs_seen()
-        if progress is not None and seen != shown:
-            shown = seen
-            progress(Progress(seen, len(judge.schedule)))
-        if judge.done(now):
-            feed.play_onto(None)
-            return
-        if judge.first_ns is None and now - started > wait_first_s * S:
-            feed.play_onto(None)
-            raise NoPressError(
-                f"no press from the jig in {wait_first_s:g} s: is it wired to player 1's and "
-                "player 2's left pile buttons, and started? (docs/fairness.md)"
-            )
+    try:
+        while True:
+            if step is not None:
+                step(clock())
+            feed.pump(0.0 if step is not None else 0.02)
+            now = clock()
+            where = run.progress()
+            if progress is not None and where.seen != shown:
+                shown = where.seen
+                progress(where)
+            if run.over(now):
+                return
+    finally:
+        feed.play_onto(None)
 
 
 class MockJig:

@@ -37,6 +37,8 @@ PARAMETERS: dict[str, Parameter] = {
             "name", "text", "a name shown as given: a control, a group of counters, a player"
         ),
         Parameter("value", "text", "a value already formatted: a time, a date, a count"),
+        Parameter("us", "whole", "a time in whole microseconds (an offset between presses)"),
+        Parameter("percent", "decimal", "a share in per cent (pass the float: 99.9)"),
     )
 }
 """Every parameter a message may take, with what it holds. A catalog message using any

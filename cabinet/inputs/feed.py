@@ -53,7 +53,11 @@ at 0.5 ms edges reach the referee within about 2.5 ms under a 60 fps render load
 @dataclass(frozen=True, slots=True)
 class PlayerPress:
     """A player's debounced press, on the cabinet clock (absolute ns), reported whatever
-    the game is doing: the flow joins players and times idleness from these."""
+    the game is doing: the flow joins players and times idleness from these. ``edge``
+    carries both of the press's times, as the referee's edge log would: its own stamp
+    (``t_ns``, the kernel's on GPIO) and the clock reading of the pump that took it in
+    (``delivered_ns``), so a race can be judged from the report alone (the service menu's
+    fairness test, which runs in the display process, judges the table's presses so)."""
 
     player: int
     edge: Edge
@@ -192,7 +196,7 @@ class RefereeFeed:
                 self.stats.future_edges += 1
                 item = Edge(item.player, item.button, item.edge, now)
             if item.is_press:
-                out.append(PlayerPress(item.player, item))
+                out.append(PlayerPress(item.player, item.delivered(now)))
             if target is not None:
                 out.extend(target.take(item, now))
         else:

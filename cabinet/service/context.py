@@ -39,7 +39,10 @@ class ServiceContext:
     """The LED board link's health, or ``None`` when the lights are on screen."""
     hardware_timestamps: bool = False
     """Whether presses carry the kernel's timestamp (gpio, mock) or the time software saw
-    them (keyboard): the input test says which."""
+    them (keyboard): the input test says which, the fairness test needs the kernel's."""
+    input_backend: str = ""
+    """The input backend the buttons come through (``gpio``, ``mock``, ``keyboard``; empty:
+    not known): the fairness test's certificate says what pressed."""
     serial_ports: Callable[[], list[str]] = field(default=_no_ports)
     """The serial devices present, offered for the LED port setting."""
     money: MoneyKeeper | None = None

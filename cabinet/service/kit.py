@@ -88,6 +88,9 @@ class Page:
     def raw_key(self, menu: Menu, code: int, now_ns: int) -> None:
         """A keyboard key went down (pygame key code), when :attr:`wants_keys`."""
 
+    def tick(self, menu: Menu, now_ns: int) -> None:
+        """Once a frame while the page is on top (a test under way sees its time pass)."""
+
     def lights(self, menu: Menu, now_ns: int) -> LightState | None:
         """The lights this page shows; ``None``: the menu's own pattern."""
         return None
@@ -97,17 +100,19 @@ class Page:
 class Item:
     """A row of a :class:`ListPage`: ``select`` runs on SELECT/TEST, ``step(direction)``
     on LEFT/RIGHT (and SELECT when there is no ``select``). A :attr:`Tone.HEAD` row is
-    not selectable: the cursor passes over it."""
+    not selectable: the cursor passes over it, as over a ``shown_only`` row of any tone
+    (a result in the colour of its verdict)."""
 
     label: str
     value: str = ""
     select: Callable[[int], None] | None = None
     step: Callable[[int], None] | None = None
     tone: Tone = Tone.NORMAL
+    shown_only: bool = False
 
     @property
     def selectable(self) -> bool:
-        return self.tone != Tone.HEAD
+        return self.tone != Tone.HEAD and not self.shown_only
 
 
 class ListPage(Page):

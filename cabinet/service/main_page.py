@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cabinet.service.bookkeeping import BookkeepingPage
+from cabinet.service.fairness_page import FairnessPage
 from cabinet.service.fame_page import HallOfFamePage
 from cabinet.service.fleet_page import FleetPage
 from cabinet.service.input_page import InputTestPage, RaceTestPage
@@ -78,7 +79,8 @@ class MainPage(ListPage):
 
 
 class TestsPage(ListPage):
-    """The hardware tests: input, race, output, monitor, sound, coin meter."""
+    """The hardware tests: input, race, fairness (with the jig), output, monitor, sound,
+    coin meter."""
 
     title_key = "service.main.tests"
 
@@ -87,6 +89,7 @@ class TestsPage(ListPage):
         return [
             Item(tr.t("service.tests.input"), select=_opener(menu, InputTestPage)),
             Item(tr.t("service.tests.race"), select=_opener(menu, RaceTestPage)),
+            Item(tr.t("service.tests.fairness"), select=_opener(menu, FairnessPage)),
             Item(tr.t("service.tests.output"), select=_opener(menu, OutputTestPage)),
             Item(tr.t("service.tests.monitor"), select=_opener(menu, MonitorTestPage)),
             Item(tr.t("service.tests.sound"), select=_opener(menu, SoundTestPage)),

@@ -159,10 +159,13 @@ class ServiceMenu:
             self.page.key(self, key, now_ns)
 
     def tick(self, now_ns: int) -> None:
-        """Once a frame: a door shut while the menu is open closes it (saving)."""
+        """Once a frame: a door shut while the menu is open closes it (saving); else the
+        page on top sees the time (:meth:`~cabinet.service.kit.Page.tick`)."""
         if self.stack and not self.door_open():
             log.info("door shut: leaving the service menu")
             self.leave(now_ns)
+        elif self.stack:
+            self.page.tick(self, now_ns)
 
     def screen(self, now_ns: int) -> MenuScreen:
         page = self.page

@@ -30,10 +30,19 @@ def latest(conn: sqlite3.Connection) -> dict[str, Any] | None:
     """The newest certificate's body, or ``None`` when no test has been run (or the row
     cannot be read)."""
     row = conn.execute("SELECT body FROM fairness ORDER BY id DESC LIMIT 1").fetchone()
-    if row is None:
-        return None
+    return None if row is None else _body(row[0])
+
+
+def newest(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+    """The bodies of the newest ``limit`` certificates, newest first (a row that cannot be
+    read is left out)."""
+    rows = conn.execute("SELECT body FROM fairness ORDER BY id DESC LIMIT ?", (limit,))
+    return [body for (text,) in rows if (body := _body(text)) is not None]
+
+
+def _body(text: Any) -> dict[str, Any] | None:
     try:
-        body = json.loads(row[0])
+        body = json.loads(text)
     except (TypeError, ValueError):
         return None
     return body if isinstance(body, dict) else None
@@ -51,3 +60,12 @@ def stored(store: CabinetStore) -> dict[str, Any] | None:
         return latest(store.db.connection)
     except sqlite3.Error:
         return None
+
+
+def recent(store: CabinetStore, limit: int) -> list[dict[str, Any]]:
+    """The newest ``limit`` certificates in ``store``'s books, newest first (:func:`newest`;
+    none when the books cannot be read)."""
+    try:
+        return newest(store.db.connection, limit)
+    except sqlite3.Error:
+        return []

@@ -60,6 +60,11 @@ class Table(Protocol):
         """Whether the table's buttons carry kernel timestamps (``None``: not known)."""
 
     @property
+    def input_backend(self) -> str | None:
+        """The input backend the table's buttons come through (``gpio``, ``mock``,
+        ``keyboard``; ``None``: not known)."""
+
+    @property
     def error(self) -> BaseException | None: ...
 
     @property

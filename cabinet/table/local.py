@@ -33,6 +33,8 @@ class LocalTable:
     ready = True
     hardware_timestamps: bool | None = None
     """Unknown here: the display knows its own backend."""
+    input_backend: str | None = None
+    """Unknown here, as :attr:`hardware_timestamps`."""
 
     def __init__(
         self, edges: EdgeQueue, *, clock: Clock = monotonic_clock, threaded: bool = True

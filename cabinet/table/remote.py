@@ -221,6 +221,11 @@ class RemoteTable:
         return None if ready is None else ready.hardware_timestamps
 
     @property
+    def input_backend(self) -> str | None:
+        ready = self.status.ready
+        return None if ready is None else ready.backend
+
+    @property
     def error(self) -> BaseException | None:
         if self.alive:
             return None

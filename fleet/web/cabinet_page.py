@@ -1,7 +1,8 @@
 """One cabinet's page: earnings and games over time (charts), its audits and money
 counts, health over time (online, table restarts, rollbacks, light board link drops),
-faults (open ones first), its last games with their closest races, and its hall of fame
-(:mod:`fleet.web.cabinet_data`). An account that sees no money gets no earnings and no
+faults (open ones first), its last games with their closest races, its hall of fame
+(:mod:`fleet.web.cabinet_data`) and its newest fairness certificate
+(:mod:`fleet.web.fairness_data`). An account that sees no money gets no earnings and no
 money counters: they are not even read."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.shortcuts import render
 from fleet.web import cabinet_data as data
 from fleet.web import fmt
 from fleet.web.db import fleet_connection
+from fleet.web.fairness_data import STALE_DAYS, latest_fairness
 from fleet.web.roles import ROLES, requires, sees_money
 from fleet.wire import NAME_PATTERN
 
@@ -75,5 +77,7 @@ def cabinet(request: HttpRequest, name: str) -> HttpResponseBase:
                 for g in games
             ],
             "fame": data.hall_of_fame(conn, name),
+            "fairness": latest_fairness(conn, name, now),
+            "fairness_stale_days": STALE_DAYS,
         },
     )

@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cabinet.fairness.certificate import CaseResult, Certificate, Source
+from cabinet.storage.outbox import Kind
 from fleet.wire import (
+    EVENT_KINDS,
+    MAX_FAIRNESS_CASES,
     Ack,
     Batch,
     Event,
@@ -79,3 +85,42 @@ def test_acks_and_presence_parse_back() -> None:
     faulty = presence_payload(Presence.ONLINE, "1.2.3", ("database_read_only",))
     assert parse_presence(presence_topic("bar-1"), faulty)[3] == ("database_read_only",)
     assert ack_topic("bar-1") == "spit/down/bar-1/ack"
+
+
+def test_every_kind_a_cabinet_queues_is_one_the_fleet_takes() -> None:
+    """A kind the wire did not know would have its whole batch refused, again and again:
+    the cabinet's outbox would never empty."""
+    assert {kind.value for kind in Kind} == EVENT_KINDS
+
+
+CERTIFICATE = Certificate(
+    Source.JIG,
+    2.0,
+    31,
+    150,
+    (CaseResult(50, 100, 97, 3), CaseResult(100, 100, 100, late=1)),
+    "1.2.3",
+    "2026-12-05T10:00:00+00:00",
+).body()
+
+
+def fairness_batch(body: dict[str, Any]) -> bytes:
+    event = Event(7, "fairness", "2026-12-05T10:00:01Z", True, body)
+    return Batch("bar-1", "fedcba9876543210", 7, 7, (event,)).dumps()
+
+
+def test_a_fairness_certificate_parses_back_and_a_malformed_one_is_refused() -> None:
+    (event,) = parse_batch(batch_topic("bar-1"), fairness_batch(CERTIFICATE)).events
+    assert event.kind == "fairness" and event.body == CERTIFICATE
+    case = CERTIFICATE["cases"][0]
+    for bad in (
+        {**CERTIFICATE, "passed": "yes"},
+        {**CERTIFICATE, "window_ms": "2"},
+        {**CERTIFICATE, "taken_at": None},
+        {**CERTIFICATE, "cases": {"50": case}},
+        {**CERTIFICATE, "cases": [{**case, "late": -1}]},
+        {**CERTIFICATE, "cases": [{k: v for k, v in case.items() if k != "missed"}]},
+        {**CERTIFICATE, "cases": [case] * (MAX_FAIRNESS_CASES + 1)},
+    ):
+        with pytest.raises(WireError, match="a fairness event's"):
+            parse_batch(batch_topic("bar-1"), fairness_batch(bad))

@@ -1,7 +1,8 @@
 """The web tests' parts, shared by a test file's tests: a PostgreSQL cluster, a fleet
 folder on one database of it, the web application serving it, the fleet's broker, ingest
-and real cabinets (``route``), its accounts of each role, and one Chromium for the whole
-session (a fresh context, so fresh cookies, each test)."""
+and real cabinets (``route``), its accounts of each role, all of these as one ``site``
+(:class:`tests.web.site.Site`), and one Chromium for the whole session (a fresh context,
+so fresh cookies, each test)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from fleet.broker import FleetConfig
 from tests.fleet.conftest import Route
 from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
 from tests.web.harness import Account, WebApp, launch_chromium
+from tests.web.site import Site
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +67,13 @@ def route(fleet: tuple[Path, str], web: WebApp) -> Iterator[Route]:
 def accounts(web: WebApp) -> dict[str, Account]:
     """An account of each role, by role."""
     return {role: web.account(f"{role}1", role) for role in ("owner", "collector", "technician")}
+
+
+@pytest.fixture(scope="module")
+def site(fleet: tuple[Path, str], web: WebApp, accounts: dict[str, Account], browser: Any) -> Site:
+    """The module's fleet, web process, accounts and Chromium together
+    (:class:`tests.web.site.Site`)."""
+    return Site(fleet[0], fleet[1], web, browser, accounts)
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,8 @@ SAMPLE_PARAMS: dict[str, list[object]] = {
     "button": ["Slot 4"],
     "name": ["Player 1 · Slot 4"],
     "value": ["2025-03-01 12:00"],
+    "us": [100, 5000],
+    "percent": [99.9, 100.0],
 }
 """Values every message is rendered with: every plural category and exact form is reached."""
 

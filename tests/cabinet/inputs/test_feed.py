@@ -34,6 +34,7 @@ def test_edges_reach_the_referee_in_match_time_stamped_at_the_pump(
     # Held for the race window; only the press itself is reported, on the cabinet clock.
     assert [type(e) for e in events] == [PlayerPress]
     assert isinstance(events[0], PlayerPress) and events[0].edge.t_ns == START_NS + ms(10)
+    assert events[0].edge.delivered_ns == START_NS + ms(11)  # the pump's reading took it in
     wake = feed.next_wake_ns()
     assert wake == START_NS + ms(10) + referee.window_ns
     clock.set(wake)

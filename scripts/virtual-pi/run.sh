@@ -171,9 +171,10 @@ CABINET_FAIR="$BIN/spit-cabinet fairness --input gpio --source virtual --json --
 JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms 110 --seed 31"
 fairness() { # name offsets pairs: the cabinet judges while the jig presses
   local name=$1 args="--offsets $2 --pairs $3" out=/run/fair/$1
-  agent "mkdir -p /run/fair && chown spit:spit /run/fair && rm -f $out.* &&
-    systemd-run ${UNIT_OPTIONS//$'\n'/ } --unit=spit-fairness-$name \
-      /bin/sh /media/usb/virtual-pi/guest_fairness.sh $out $CABINET_FAIR $args" \
+  # One line: the agent takes one command a line.
+  local start_unit="systemd-run ${UNIT_OPTIONS//$'\n'/ } --unit=spit-fairness-$name"
+  start_unit+=" /bin/sh /media/usb/virtual-pi/guest_fairness.sh $out $CABINET_FAIR $args"
+  agent "mkdir -p /run/fair && chown spit:spit /run/fair && rm -f $out.* && $start_unit" \
     >"$RUN/fairness-$name.err" 2>&1 || return 1
   agent "for _ in \$(seq 240); do grep -q 'waiting for the jig' $out.err 2>/dev/null && exit 0; [ -e $out.rc ] && break; sleep 0.5; done; cat $out.err; exit 1" \
     --timeout 150 >"$RUN/fairness-$name.err" 2>&1 || return 1

@@ -8,17 +8,18 @@ table's batches into the flow, starts and stops games through the table, and dra
 a local table it reads the game only while holding the table's lock
 (:meth:`~cabinet.table.local.LocalTable.hold`).
 
-Around the loop, each with its own module: :mod:`cabinet.display.presenter` makes each frame's
-view, lights and sounds from the flow; :mod:`cabinet.display.service_host` runs the service menu
-and keeps the books; :mod:`cabinet.display.table_supervision` points the table at the flow's
-game, drops games and restarts a table that died; :mod:`cabinet.display.screen_output` draws
-and shows the frames, in software once the backend fails; :mod:`cabinet.display.assembly` puts
-the parts together for ``spit-cabinet run``.
+Around the loop, each with its own module: :mod:`cabinet.display.presenter` makes each
+frame's view, lights and sounds from the flow; :mod:`cabinet.display.flow_feed` takes the
+table's batches into the flow and keeps the screen's motions and sounds in step with it;
+:mod:`cabinet.display.service_host` runs the service menu and keeps the books;
+:mod:`cabinet.display.table_supervision` points the table at the flow's game, drops games
+and restarts a table that died; :mod:`cabinet.display.screen_output` draws and shows the
+frames, in software once the backend fails; :mod:`cabinet.display.assembly` puts the parts
+together for ``spit-cabinet run``.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable
 
@@ -28,34 +29,27 @@ from cabinet.display.app_settings import AppSettings
 from cabinet.display.books import Books
 from cabinet.display.fleet_watch import FleetWatch
 from cabinet.display.flow import Flow
+from cabinet.display.flow_feed import FlowFeed
 from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import NO_PARTS, CabinetParts
 from cabinet.display.presenter import FameShown, Presenter, Shown
 from cabinet.display.screen_output import ScreenOutput
 from cabinet.display.service_host import ServiceHost
-from cabinet.display.sounds import phase_sound, sound_cues
 from cabinet.display.table_supervision import TableSupervisor
 from cabinet.drawing.backend import DisplayBackend
 from cabinet.drawing.renderer import Renderer
 from cabinet.drawing.views import View
 from cabinet.i18n import Translator, font_path
-from cabinet.inputs.controls import SERVICE, TEST
-from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
 from cabinet.inputs.edge_queue import EdgeQueue
-from cabinet.inputs.feed import FeedEvent, PlayerPress
+from cabinet.inputs.feed import FeedEvent
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.service.draw import MenuRenderer
 from cabinet.service.menu import ServiceMenu
-from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
-from game.edges import Button
-from game.events import Event
-
-log = logging.getLogger(__name__)
 
 
 class CabinetApp:
@@ -109,10 +103,14 @@ class CabinetApp:
         self.books = Books(self.table, games, self.lights, store)
         self.supervisor = TableSupervisor(self.table, self.flow, self.books)
         self.host = self._service_host(parts)
-        self._stuck: dict[int, Button] = {}
-        """The button each player has stuck, shown to them until it is freed."""
-        self._phase_seen = self.flow.phase
-        self._demo_seen = self.flow.demo
+        self.feed = FlowFeed(
+            self.flow,
+            self.supervisor,
+            self.screen_output,
+            self.sounds,
+            self.host,
+            self.open_service,
+        )
         self.frames = 0
         self.last_view: View | None = None
         """The view of the last frame drawn outside the service menu."""
@@ -221,7 +219,7 @@ class CabinetApp:
         if not self.host.can_open():
             return False
         self.supervisor.drop_game(now)
-        self._stuck.clear()
+        self.feed.stuck.clear()
         self.host.open(now)
         self.menu_renderer.invalidate()
         return True
@@ -230,9 +228,7 @@ class CabinetApp:
         """The menu closed and saved: its settings applied, a fresh attract mode starts."""
         self.apply_settings(settings)
         self.flow.abandon(now)  # a fresh demo on the new settings
-        self._phase_seen = self.flow.phase
-        self._demo_seen = self.flow.demo
-        self.renderer.reset_animations()
+        self.feed.start_afresh()
         self.renderer.invalidate()
 
     # -- running -----------------------------------------------------------------------
@@ -281,7 +277,7 @@ class CabinetApp:
                 if host.is_open:
                     host.take(batch, now)
                 else:
-                    self._take(batch, now)
+                    self.feed.take(batch, now)
             host.tick(now)
             finished = [] if host.is_open else supervisor.flow_update(now)
         supervisor.into_books(finished, now)
@@ -291,13 +287,7 @@ class CabinetApp:
                 self.frames += 1
                 return drawn
         self.fleet.look(now)
-        flow = self.flow
-        self._follow_flow()
-        if flow.phase is Phase.ATTRACT:
-            if flow.demo is not self._demo_seen:
-                self._demo_seen = flow.demo  # a new demo game: a new match clock
-                self.renderer.reset_animations()
-            self._game_events(flow.demo.advance(now), now, attract=True)
+        self.feed.frame(now)
         shown = self._shown(now)
         if shown.table_lights is not None:
             self.table.lights(shown.table_lights)
@@ -326,72 +316,12 @@ class CabinetApp:
         return self.presenter.show(
             now,
             self.supervisor.table_state(),
-            stuck=self._stuck,
+            stuck=self.feed.stuck,
             notices=notices,
             credits=credits,
             fame=fame,
             champions=champions,
         )
-
-    # -- input and events --------------------------------------------------------------
-
-    def _take(self, batch: list[FeedEvent], now: int) -> None:
-        game_events: list[Event] = []
-        for i, item in enumerate(batch):
-            if isinstance(item, PlayerPress):
-                pressed = item.edge.button
-                start = pressed in (Button.PILE1, Button.PILE2)
-                self.flow.press(item.player, now, start=start, button=pressed)
-                self._follow_flow()
-            elif isinstance(item, OperatorEdge):
-                if item.pressed:
-                    if item.control == TEST and self.open_service(now):
-                        assert self.service is not None
-                        self.service.take(batch[i + 1 :], now)
-                        return
-                    elif item.control == SERVICE:
-                        log.info("SERVICE pressed")
-            elif isinstance(item, SwitchStuck):
-                player, button = item.control.player, item.control.button
-                if player is not None and button is not None:
-                    self._stuck[player] = button
-            elif isinstance(item, SwitchFreed):
-                if item.control.player is not None:
-                    self._stuck.pop(item.control.player, None)
-            else:
-                game_events.append(item)
-        if game_events:
-            self._game_events(game_events, now, attract=False)
-            self.flow.match_events(game_events, now)
-
-    def _game_events(self, events: list[Event], now: int, *, attract: bool) -> None:
-        if not events:
-            return
-        self.renderer.feed(events)
-        for name in sound_cues(events):
-            self.sounds.play(name, in_attract=attract)
-
-    def _follow_flow(self) -> None:
-        """Point the referee thread at the flow's current game, and reset the screen's
-        motions when the screen changes."""
-        flow = self.flow
-        self.supervisor.follow()
-        if flow.phase is not self._phase_seen:
-            log.info("flow: %s", flow.phase.value)
-            if flow.phase is Phase.READY and flow.match is not None:
-                # With the seed and the start, a game can be followed (or replayed) from
-                # outside: the virtual Pi's presser does (docs/virtual-pi.md).
-                log.info(
-                    "game: seed %d, play starts at %d ns (CLOCK_MONOTONIC)",
-                    flow.match.seed,
-                    flow.match.start_abs_ns,
-                )
-            if flow.phase in (Phase.ATTRACT, Phase.READY):
-                self.renderer.reset_animations()
-            sound = phase_sound(flow.phase)
-            if sound is not None:
-                self.sounds.play(sound)
-            self._phase_seen = flow.phase
 
 
 def _last_fame_order(store: CabinetStore | None) -> int:

@@ -15,7 +15,9 @@ The main loop and the service menu use one :class:`CabinetStore`, from one threa
 Each of :meth:`record_game`, :meth:`commit_money`, :meth:`save`, :meth:`save_settings`,
 :meth:`factory_reset`, :meth:`clear_audits` and :meth:`power_on` is one transaction: after
 it returns, what it wrote survives a crash or a power cut, and a cut during it leaves none
-of it.
+of it. What the store loaded, and the steps its transactions share, are in
+:mod:`cabinet.storage.store_state`; the settings' transactions in
+:mod:`cabinet.storage.settings_transactions`.
 """
 
 from __future__ import annotations
@@ -27,85 +29,34 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cabinet.halloffame.board import Candidate, Category, FameBoard
+from cabinet.halloffame.board import Candidate, Category
 from cabinet.halloffame.places import StoredPlace
 from cabinet.inputs.missing_switch import missing
-from cabinet.storage import fame, outbox, reports
-from cabinet.storage.audits import (
-    AuditGroup,
-    Audits,
-    MoneyCounts,
-    check_seats,
-    flat_counts,
-    load_audits,
-    write_audits,
-)
+from cabinet.storage import fame, reports
+from cabinet.storage.audits import AuditGroup, MoneyCounts, check_seats, flat_counts, write_audits
 from cabinet.storage.database import (
     BUSY_TIMEOUT_S,
     Access,
-    Database,
     WallClock,
     open_database,
     set_aside,
     utc_now,
 )
-from cabinet.storage.money import load_money, write_money
+from cabinet.storage.money import write_money
 from cabinet.storage.outbox import Kind, clock_synced
 from cabinet.storage.paths import database_path
-from cabinet.storage.problems import StorageError, StorageProblem
-from cabinet.storage.records import RecordStore, insert_game, prune_games
-from cabinet.storage.setting_table import HALL_OF_FAME_SIZE, MISSING_SWITCH_GAMES, RECORDS_KEPT
-from cabinet.storage.settings import Settings, load_settings, write_settings
-from cabinet.storage.settings_file import read_text
+from cabinet.storage.problems import StorageError
+from cabinet.storage.records import insert_game
+from cabinet.storage.setting_table import MISSING_SWITCH_GAMES, RECORDS_KEPT
+from cabinet.storage.settings_transactions import SettingsTransactions
 from game.record import MatchRecord
 from game.summary import GameSummary, Seat
-from game.units import MS
 
 log = logging.getLogger("cabinet.storage")
 
 
-class CabinetStore:
+class CabinetStore(SettingsTransactions):
     """Settings, audits and match records over one open database."""
-
-    def __init__(
-        self,
-        db: Database,
-        *,
-        wall_clock: WallClock = utc_now,
-        problems: Sequence[StorageProblem] = (),
-        synced: Callable[[], bool] = clock_synced,
-    ) -> None:
-        self.db = db
-        self._wall_clock = wall_clock
-        self._synced = synced
-        settings, setting_problems = load_settings(db)
-        self.settings: Settings = settings
-        """The current settings; change them here, then :meth:`save` or
-        :meth:`save_settings`."""
-        audits, audit_problems = load_audits(db, wall_clock)
-        self.audits: Audits = audits
-        """The counters, as last saved plus what was counted since."""
-        self.records = RecordStore(db)
-        """The last games (read only; :meth:`record_game` adds)."""
-        board, fame_problems = fame.load_board(db, settings.get(HALL_OF_FAME_SIZE))
-        self.fame: FameBoard = board
-        """The hall of fame as last committed."""
-        money, money_problems = load_money(db)
-        self.money: dict[str, int] = money
-        """The money counts as last committed, by name (:meth:`commit_money` replaces
-        them; :class:`cabinet.money.ledger.Ledger` says what they mean)."""
-        self.problems: list[StorageProblem] = [
-            *problems,
-            *setting_problems,
-            *audit_problems,
-            *money_problems,
-            *fame_problems,
-        ]
-        """What went wrong opening the data, for the screen; already logged."""
-        self.silence: dict[str, int] = reports.silence(db.connection)
-        """Each button's count of games silent while its neighbours were pressed
-        (:mod:`cabinet.inputs.missing_switch`), as last committed."""
-        self._uptime_mark_ns: int | None = None
 
     @classmethod
     def open(
@@ -191,35 +142,7 @@ class CabinetStore:
             self.audits.count_game(summary, checked)
             self._count_uptime(now_ns)
             with self.db.transaction() as conn:
-                game_id = insert_game(
-                    conn,
-                    record,
-                    summary,
-                    checked,
-                    self._wall_clock(),
-                    self.settings.get(RECORDS_KEPT),
-                )
-                write_audits(conn, self.audits)
-                entries = []
-                if places:
-                    entries = fame.insert_entries(
-                        conn, places, self._wall_clock(), game_id, self.fame.size
-                    )
-                at, synced, report = self._wall_clock(), self._synced(), reports.joined(conn)
-                silence = reports.count_silence(
-                    conn,
-                    record,
-                    checked,
-                    self.settings.get(MISSING_SWITCH_GAMES),
-                    at,
-                    synced,
-                    report,
-                )
-                if report:
-                    reports.game(conn, game_id, summary, checked, at, synced)
-                    for entry_id in entries:
-                        reports.fame_entry(conn, entry_id, at, synced)
-                    self._report_audits(conn)
+                game_id, silence = self._write_game(conn, record, summary, checked, places)
         except BaseException:
             self.audits = before
             raise
@@ -227,6 +150,47 @@ class CabinetStore:
         if places:
             self._reload_fame()
         return game_id
+
+    def _write_game(
+        self,
+        conn: sqlite3.Connection,
+        record: MatchRecord,
+        summary: GameSummary,
+        seats: Sequence[Seat],
+        places: Sequence[Candidate],
+    ) -> tuple[int, dict[str, int]]:
+        """What :meth:`record_game` writes, in order, in its transaction: the game (the
+        oldest beyond ``records_kept`` pruned), the audits, the hall-of-fame places, the
+        missing-switch counts and, in a fleet, their reports. Returns the game's id and
+        the missing-switch counts now."""
+        game_id = insert_game(
+            conn,
+            record,
+            summary,
+            seats,
+            self._wall_clock(),
+            self.settings.get(RECORDS_KEPT),
+        )
+        write_audits(conn, self.audits)
+        entries = []
+        if places:
+            entries = fame.insert_entries(conn, places, self._wall_clock(), game_id, self.fame.size)
+        at, synced, report = self._wall_clock(), self._synced(), reports.joined(conn)
+        silence = reports.count_silence(
+            conn,
+            record,
+            seats,
+            self.settings.get(MISSING_SWITCH_GAMES),
+            at,
+            synced,
+            report,
+        )
+        if report:
+            reports.game(conn, game_id, summary, seats, at, synced)
+            for entry_id in entries:
+                reports.fame_entry(conn, entry_id, at, synced)
+            self._report_audits(conn)
+        return game_id, silence
 
     # -- the hall of fame --------------------------------------------------------------
 
@@ -256,9 +220,6 @@ class CabinetStore:
                 body = {"cleared": cleared}
                 reports.event(conn, Kind.FAME, body, self._wall_clock(), self._synced())
         self._reload_fame()
-
-    def _reload_fame(self) -> None:
-        self.fame, _ = fame.load_board(self.db, self.settings.get(HALL_OF_FAME_SIZE))
 
     def commit_money(
         self,
@@ -295,68 +256,6 @@ class CabinetStore:
 
     # -- the service menu ------------------------------------------------------------
 
-    def save(self, now_ns: int | None = None) -> None:
-        """Leaving the menu: settings and audits (and uptime) in one transaction."""
-        before = copy.deepcopy(self.audits)
-        try:
-            self._count_uptime(now_ns)
-            with self.db.transaction() as conn:
-                write_settings(conn, self.settings)
-                prune_games(conn, self.settings.get(RECORDS_KEPT))
-                write_audits(conn, self.audits)
-                self._report_audits(conn)
-        except BaseException:
-            self.audits = before
-            raise
-        self._reload_fame()  # its size may have changed
-
-    def save_settings(self) -> None:
-        """Write the settings in one transaction (and prune games beyond ``records_kept``)."""
-        with self.db.transaction() as conn:
-            write_settings(conn, self.settings)
-            prune_games(conn, self.settings.get(RECORDS_KEPT))
-
-    def import_settings(
-        self,
-        text: str,
-        *,
-        vet: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
-        also: Callable[[sqlite3.Connection], None] | None = None,
-        report: Mapping[str, Any] | None = None,
-    ) -> tuple[dict[str, Any], list[str]]:
-        """Import a settings file's ``text`` (``settings import``, and the fleet's settings
-        documents): checked whole (:func:`~cabinet.storage.settings_file.read_text`), then
-        ``vet`` (it may drop values, or refuse with a
-        :class:`~cabinet.storage.settings_file.SettingsFileError`), then saved in one
-        transaction with ``also`` and the ``settings`` event ``report`` (when in a fleet).
-        Returns the values imported and the names of the settings it changed. Raises
-        ``SettingsFileError`` or :class:`StorageError`, and then changes nothing."""
-        values = read_text(text)
-        if vet is not None:
-            values = vet(values)
-        saved = self.settings.copy()
-        before = saved.as_plain()
-        self.settings.update(values)
-        try:
-            with self.db.transaction() as conn:
-                write_settings(conn, self.settings)
-                prune_games(conn, self.settings.get(RECORDS_KEPT))
-                if also is not None:
-                    also(conn)
-                if report is not None and reports.joined(conn):
-                    reports.event(conn, Kind.SETTINGS, report, self._wall_clock(), self._synced())
-        except BaseException:
-            self.settings = saved
-            raise
-        after = self.settings.as_plain()
-        return values, [name for name in after if after[name] != before[name]]
-
-    def factory_reset(self) -> None:
-        """Every setting back to its default, saved. Audits, lifetime totals and the
-        stored games are not touched."""
-        self.settings.reset()
-        self.save_settings()
-
     def clear_audits(self, group: AuditGroup) -> None:
         """Zero a group's current counters and note when (lifetime totals stay); saved."""
         self._write_audits(lambda: self.audits.clear(group, self._wall_clock()))
@@ -390,28 +289,3 @@ class CabinetStore:
         if now_ns is not None:
             self.save_audits(now_ns)
         self.db.close()
-
-    # -- internals -------------------------------------------------------------------
-
-    def _count_uptime(self, now_ns: int | None) -> None:
-        if now_ns is None or self._uptime_mark_ns is None:
-            return
-        elapsed_ms = max(0, now_ns - self._uptime_mark_ns) // MS
-        self._uptime_mark_ns += elapsed_ms * MS
-        if elapsed_ms:
-            self.audits.count_uptime(elapsed_ms)
-
-    def _write_audits(self, change: Any) -> None:
-        before = copy.deepcopy(self.audits)
-        try:
-            change()
-            with self.db.transaction() as conn:
-                write_audits(conn, self.audits)
-                self._report_audits(conn)
-        except BaseException:
-            self.audits = before
-            raise
-
-    def _report_audits(self, conn: sqlite3.Connection) -> None:
-        if reports.joined(conn):
-            outbox.add_audits(conn, self._wall_clock(), self._synced())

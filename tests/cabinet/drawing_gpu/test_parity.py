@@ -165,6 +165,16 @@ def still_screens(record: MatchRecord) -> list[tuple[str, View]]:
     """Every screen but the service menu's, as the presenter would make them."""
     tr = Translator("hu")  # long words and accents
     *_, (table, _, _) = table_at(record, 9_000 * MS)
+    return [
+        *table_screens(table),
+        *between_games_screens(),
+        ("hall of fame", fame_board()),
+        ("out of order", out_of_order(tr)),
+    ]
+
+
+def table_screens(table: TableView) -> list[tuple[str, View]]:
+    """Attract and the table in play, plain and with everything a table can show."""
     raced = dataclasses.replace(
         table,
         races=(RaceMoment(0, "PLAYER 1 first by 3.2 ms"), RaceMoment(1, "Tie!")),
@@ -176,6 +186,17 @@ def still_screens(record: MatchRecord) -> list[tuple[str, View]]:
         table,
         players=(dataclasses.replace(table.players[0], stuck=True, selected=2), table.players[1]),
     )
+    attract = AttractView(table, "PRESS ANY BUTTON", "Play a card one above or below.\nGo!")
+    return [
+        ("attract", attract),
+        ("play", table),
+        ("race moments, score, countdown, lights", raced),
+        ("selected slot and STUCK", stuck),
+    ]
+
+
+def between_games_screens() -> list[tuple[str, View]]:
+    """Joining, the game over and the initials' entry."""
     join = JoinView(
         (JoinPlayer("PLAYER 1", "Ready!", True), JoinPlayer("PLAYER 2", "Press a pile", False)),
         footer="CPU joins in 4 s",
@@ -197,7 +218,12 @@ def still_screens(record: MatchRecord) -> list[tuple[str, View]]:
         ),
         "Slots: letter · piles: next",
     )
-    fame = FameBoardView(
+    return [("join", join), ("game over", over), ("initials", initials)]
+
+
+def fame_board() -> FameBoardView:
+    """A full hall of fame: three categories of five, the first of each new."""
+    return FameBoardView(
         "HALL OF FAME",
         tuple(
             FameColumn(
@@ -210,21 +236,13 @@ def still_screens(record: MatchRecord) -> list[tuple[str, View]]:
             for c in range(3)
         ),
     )
-    out_of_order = GameOverView(
+
+
+def out_of_order(tr: Translator) -> GameOverView:
+    """The screen shown while no table is ready."""
+    return GameOverView(
         tr.t("table.out_of_order"), (PlayerSummary("", (tr.t("table.restarting"),)),) * 2, None
     )
-    attract = AttractView(table, "PRESS ANY BUTTON", "Play a card one above or below.\nGo!")
-    return [
-        ("attract", attract),
-        ("play", table),
-        ("race moments, score, countdown, lights", raced),
-        ("selected slot and STUCK", stuck),
-        ("join", join),
-        ("game over", over),
-        ("initials", initials),
-        ("hall of fame", fame),
-        ("out of order", out_of_order),
-    ]
 
 
 @pytest.mark.parametrize("size", RESOLUTIONS, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -11,12 +11,14 @@ import pytest
 from cabinet.inputs.clock import VirtualClock
 from cabinet.inputs.controls import Control
 from cabinet.inputs.debounce import OperatorEdge, SwitchFreed, SwitchStuck
-from cabinet.inputs.feed import FeedEvent
+from cabinet.inputs.feed import FeedEvent, RefereeFeed
 from cabinet.inputs.mock import MockInput, ScheduledEdge, play_out
 from game.cards import shuffled_deck
 from game.edges import Button
+from game.engine import Game
 from game.events import GameOver, Played, Rejected, RejectReason, Termination
 from game.record import MatchRecord, replay, start_match, summarize
+from game.referee import Referee
 from game.rules import Rules
 
 from .conftest import START_NS, make_feed, ms
@@ -33,6 +35,50 @@ def press_and_release(
     ]
 
 
+def staged_presses(
+    game: Game, t_ns: int, window_ns: int, rng: random.Random
+) -> list[ScheduledEdge]:
+    """Each player with a legal play presses its slot, then its pile 100 ms later, from
+    up to 30 ms after ``t_ns``; none when both are stuck."""
+    staged: list[ScheduledEdge] = []
+    for player in (0, 1):
+        plays = game.legal_plays(player)
+        if not plays:
+            continue
+        slot, pile = rng.choice(plays)
+        at = t_ns + ms(rng.uniform(0, 30))
+        staged += press_and_release(Control(player, Button.slot(slot)), at, window_ns, rng)
+        staged += press_and_release(
+            Control(player, Button.pile(pile)), at + ms(100), window_ns, rng
+        )
+    return staged
+
+
+def play_to_the_end(
+    mock: MockInput, clock: VirtualClock, feed: RefereeFeed, referee: Referee, rng: random.Random
+) -> list[FeedEvent]:
+    """Press the referee's game through the mock pins until it ends; the feed's events."""
+    game = referee.game
+    window = referee.window_ns
+    events: list[FeedEvent] = []
+    t = START_NS + ms(50)
+    rounds = 0
+    while game.outcome is None:
+        rounds += 1
+        assert rounds < 2_000, "the game should end"
+        staged = staged_presses(game, t, window, rng)
+        if staged:
+            events += play_out(mock, feed, clock, staged)
+        else:  # both stuck: wait for the spit
+            due = game.spit_due_ns
+            assert due is not None
+            clock.set(max(clock(), START_NS + due + window))
+        clock.advance(window + ms(1))
+        events += feed.pump()
+        t = clock() + ms(20)
+    return events
+
+
 @pytest.mark.parametrize(("seed", "winner"), [(2, 0), (3, None), (4, 0)])
 def test_a_whole_game_through_mock_pins(
     mock: MockInput, clock: VirtualClock, seed: int, winner: int | None
@@ -44,34 +90,7 @@ def test_a_whole_game_through_mock_pins(
     referee = start_match(rules, decks, seed)
     game = referee.game
     feed = make_feed(mock, clock, referee)
-    window = referee.window_ns
-    rng = random.Random(seed)
-    events: list[FeedEvent] = []
-    t = START_NS + ms(50)
-    rounds = 0
-    while game.outcome is None:
-        rounds += 1
-        assert rounds < 2_000, "the game should end"
-        staged: list[ScheduledEdge] = []
-        for player in (0, 1):
-            plays = game.legal_plays(player)
-            if not plays:
-                continue
-            slot, pile = rng.choice(plays)
-            at = t + ms(rng.uniform(0, 30))
-            staged += press_and_release(Control(player, Button.slot(slot)), at, window, rng)
-            staged += press_and_release(
-                Control(player, Button.pile(pile)), at + ms(100), window, rng
-            )
-        if staged:
-            events += play_out(mock, feed, clock, staged)
-        else:  # both stuck: wait for the spit
-            due = game.spit_due_ns
-            assert due is not None
-            clock.set(max(clock(), START_NS + due + window))
-        clock.advance(window + ms(1))
-        events += feed.pump()
-        t = clock() + ms(20)
+    events = play_to_the_end(mock, clock, feed, referee, random.Random(seed))
 
     outcome = game.outcome
     assert outcome is not None
@@ -97,10 +116,18 @@ def test_a_whole_game_through_mock_pins(
         seed=seed,
         end_ns=referee.now_ns,
     )
+    assert_the_record_replays_the_game(record, referee, events)
+
+
+def assert_the_record_replays_the_game(
+    record: MatchRecord, referee: Referee, events: list[FeedEvent]
+) -> None:
+    """Every edge ``referee`` received is in ``record``, and the record replays to the
+    live game's summary (of ``events``, the operator's notices left out)."""
     assert len(record.edges) == referee.stats.edges
     again = replay(MatchRecord.loads(record.dumps()))
     notices = (OperatorEdge, SwitchStuck, SwitchFreed)
-    live = summarize(game, referee, [e for e in events if not isinstance(e, notices)])
+    live = summarize(referee.game, referee, [e for e in events if not isinstance(e, notices)])
     replayed = again.summary()
     assert replayed.winner == live.winner
     assert replayed.cards_left == live.cards_left

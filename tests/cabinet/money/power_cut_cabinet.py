@@ -31,7 +31,9 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -112,11 +114,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--plant", choices=("credit-before-commit",), default=None)
     parser.add_argument("--drain", action="store_true")
     args = parser.parse_args(argv)
-    crash_name, _, crash_n = (args.crash or "::").partition(":")
-    counts: dict[str, int] = {}
     rng = random.Random(args.seed)
+    store = priced_store(Path(args.data))
+    factory = MockFactory()
+    lines = GpioCoinLines(21, None, pin_factory=factory)
+    keeper_type = PlantedKeeper if args.plant else MoneyKeeper
+    keeper = keeper_type(store, lines=lines, checkpoint=crashing_checkpoint(store, args.crash))
+    say(f"ready {keeper.ledger.units_in} {keeper.ledger.meter_owed}")
+    cabinet = HeadlessCabinet.open(store, keeper, args.seed)
+    if args.drain:
+        cabinet.drain()
+        return 0
+    cabinet.play(rng)
 
-    store = CabinetStore.open(Path(args.data))
+
+def priced_store(data: Path) -> CabinetStore:
+    """The store in ``data``; on the first run (free play), set to take coins: coin 2
+    worth 3 units, a bonus credit every 4, at most 12 credits, short idle and join
+    times."""
+    store = CabinetStore.open(data)
     if store.settings.get(FREE_PLAY):
         for setting, value in (
             (FREE_PLAY, False),
@@ -129,6 +145,16 @@ def main(argv: list[str]) -> int:
         ):
             store.settings.set(setting, value)
         store.save_settings()
+    return store
+
+
+def crashing_checkpoint(
+    store: CabinetStore, crash: str | None
+) -> Callable[[MoneyStep | str], None]:
+    """The keeper's checkpoint: says the counts as committed in ``store``, and sends this
+    process SIGKILL at ``crash`` (``NAME:N``: the N-th time at checkpoint NAME)."""
+    crash_name, _, crash_n = (crash or "::").partition(":")
+    counts: dict[str, int] = {}
 
     def checkpoint(step: MoneyStep | str) -> None:
         name = step.value if isinstance(step, MoneyStep) else step
@@ -141,70 +167,91 @@ def main(argv: list[str]) -> int:
         if name == crash_name and str(counts[name]) == crash_n:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    factory = MockFactory()
-    lines = GpioCoinLines(21, None, pin_factory=factory)
-    keeper_type = PlantedKeeper if args.plant else MoneyKeeper
-    keeper = keeper_type(store, lines=lines, checkpoint=checkpoint)
-    say(f"ready {keeper.ledger.units_in} {keeper.ledger.meter_owed}")
+    return checkpoint
 
-    pygame.display.init()
-    screen = pygame.display.set_mode((320, 240))
-    clock = VirtualClock(10**12)
-    edges = EdgeQueue()
-    mock = MockInput(edges, pins={**DEFAULT_PINS, COIN2: COIN2_GPIO}, clock=clock)
-    mock.open()
-    players = AutoPlayers(
-        lambda control, pressed, t: mock.change(control, pressed, t),
-        skill=5,
-        seed=args.seed,
-        join_after_ns=10**18,  # the players below start games themselves, when paid for
-    )
-    app = CabinetApp(
-        screen,
-        edges,
-        AppSettings.from_stored(store.settings),
-        CabinetParts(
-            store=store,
-            games=StoredGames(store),
-            sounds=SoundBoard.silent(),
-            money=keeper,
-        ),
-        clock=clock,
-        threaded=False,
-        seed=args.seed,
-    )
-    if args.drain:
-        while keeper.ledger.meter_owed:
-            app.step(clock.advance(FRAME))
-        say(f"drained {keeper.ledger.meter_done}")
-        return 0
 
-    pulse: tuple[Control, int] | None = None  # a line low, and when it comes up
-    next_at = clock() + 200 * MS
-    while True:
-        now = clock.advance(FRAME)
-        if pulse is not None and now >= pulse[1]:
-            mock.release(pulse[0], pulse[1])
-            pulse = None
-        elif pulse is None and now >= next_at and keeper.accepting:  # the lockout
-            roll = rng.random()
-            if roll < 0.1:
-                mock.press(SERVICE, now)
-                mock.release(SERVICE, now + 50 * MS)
-            else:
-                line = COIN1 if roll < 0.7 else COIN2
-                length = rng.choice((5, 30, 60, 60, 60, 120, 140, 300))
-                say(f"pulse {line.name[-1]} {length}")
-                mock.press(line, now)
-                pulse = (line, now + length * MS)
-            next_at = now + rng.randrange(150, 1500) * MS
-        flow = app.flow
-        if flow.phase.value == "attract" and keeper.credits >= 2:
-            for player in (0, 1):
-                mock.press(Control(player, Button.PILE1), now + player * MS)
-                mock.release(Control(player, Button.PILE1), now + (60 + player) * MS)
-        players.act(now, flow.phase, flow.match)  # type: ignore[arg-type]
-        app.step(now)
+@dataclasses.dataclass
+class HeadlessCabinet:
+    """The cabinet on the dummy video driver and a virtual clock, its coin lines and
+    buttons on mock pins, and two simulated players."""
+
+    app: CabinetApp
+    keeper: MoneyKeeper
+    clock: VirtualClock
+    mock: MockInput
+    players: AutoPlayers
+
+    @classmethod
+    def open(cls, store: CabinetStore, keeper: MoneyKeeper, seed: int) -> HeadlessCabinet:
+        pygame.display.init()
+        screen = pygame.display.set_mode((320, 240))
+        clock = VirtualClock(10**12)
+        edges = EdgeQueue()
+        mock = MockInput(edges, pins={**DEFAULT_PINS, COIN2: COIN2_GPIO}, clock=clock)
+        mock.open()
+        players = AutoPlayers(
+            lambda control, pressed, t: mock.change(control, pressed, t),
+            skill=5,
+            seed=seed,
+            join_after_ns=10**18,  # the players below start games themselves, when paid for
+        )
+        app = CabinetApp(
+            screen,
+            edges,
+            AppSettings.from_stored(store.settings),
+            CabinetParts(
+                store=store,
+                games=StoredGames(store),
+                sounds=SoundBoard.silent(),
+                money=keeper,
+            ),
+            clock=clock,
+            threaded=False,
+            seed=seed,
+        )
+        return cls(app, keeper, clock, mock, players)
+
+    def drain(self) -> None:
+        """Run frames until every owed meter pulse is given; say so."""
+        while self.keeper.ledger.meter_owed:
+            self.app.step(self.clock.advance(FRAME))
+        say(f"drained {self.keeper.ledger.meter_done}")
+
+    def play(self, rng: random.Random) -> NoReturn:
+        """Run frames for ever: coins and SERVICE presses at seeded moments while the keeper
+        lets them in, and a game started whenever the credits cover it."""
+        app, keeper, clock, mock = self.app, self.keeper, self.clock, self.mock
+        pulse: tuple[Control, int] | None = None  # a line low, and when it comes up
+        next_at = clock() + 200 * MS
+        while True:
+            now = clock.advance(FRAME)
+            if pulse is not None and now >= pulse[1]:
+                mock.release(pulse[0], pulse[1])
+                pulse = None
+            elif pulse is None and now >= next_at and keeper.accepting:  # the lockout
+                pulse = self.coin_or_service(rng, now)
+                next_at = now + rng.randrange(150, 1500) * MS
+            flow = app.flow
+            if flow.phase.value == "attract" and keeper.credits >= 2:
+                for player in (0, 1):
+                    mock.press(Control(player, Button.PILE1), now + player * MS)
+                    mock.release(Control(player, Button.PILE1), now + (60 + player) * MS)
+            self.players.act(now, flow.phase, flow.match)  # type: ignore[arg-type]
+            app.step(now)
+
+    def coin_or_service(self, rng: random.Random, now: int) -> tuple[Control, int] | None:
+        """A SERVICE press (one time in ten), or a coin line pulled low for a seeded length
+        (said first); returns the line and when it comes up."""
+        roll = rng.random()
+        if roll < 0.1:
+            self.mock.press(SERVICE, now)
+            self.mock.release(SERVICE, now + 50 * MS)
+            return None
+        line = COIN1 if roll < 0.7 else COIN2
+        length = rng.choice((5, 30, 60, 60, 60, 120, 140, 300))
+        say(f"pulse {line.name[-1]} {length}")
+        self.mock.press(line, now)
+        return (line, now + length * MS)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ and audits under any sequence of coins, games, menu visits and restarts."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -246,6 +247,83 @@ EVENTS = st.lists(
 )
 
 
+@dataclasses.dataclass
+class MoneyRun:
+    """The cabinet a sequence of events drives: its store in ``data`` and keeper (both new
+    after a restart), the clock reading and the good coins put in so far."""
+
+    data: Path
+    store: CabinetStore
+    keeper: MoneyKeeper
+    t: int = T
+    coins_in: int = 0
+
+    def take(self, event: tuple[object, ...]) -> None:
+        """One of :data:`EVENTS`."""
+        kind = event[0]
+        if kind == "coin":
+            self.coin(event[1], event[2])
+        elif kind == "service":
+            self.keeper.service_credit()
+        elif kind == "pay":
+            self.pay(event[1], event[2])
+        elif kind == "menu":
+            self.menu_visit(event[1], event[2], event[3])
+        elif kind == "clear":
+            self.keeper.clear_credits()
+        elif kind == "meter_test":
+            self.keeper.meter_test()
+        elif kind == "time":
+            self.wait(event[1])
+        else:  # a restart: what the file holds is all there is
+            self.restart()
+
+    def coin(self, mech: object, length: object) -> None:
+        """A pulse on coin line ``mech``, ``length`` ms long: counted if it is a coin's."""
+        assert isinstance(mech, int) and isinstance(length, int)
+        store = self.store
+        before = committed(store).coins1 + committed(store).coins2
+        self.t = coin(self.keeper, self.t, mech=mech, length_ms=length)
+        valid = 20 <= length <= 150
+        assert committed(store).coins1 + committed(store).coins2 == before + valid
+        self.coins_in += valid
+
+    def pay(self, humans: object, cpu: object) -> None:
+        """A game for ``humans`` (and the CPU): paid exactly when the credits cover it."""
+        assert isinstance(humans, int) and isinstance(cpu, bool)
+        credits = self.keeper.credits
+        cost = self.keeper.cost(humans, cpu)
+        assert self.keeper.pay(humans, cpu) == (cost <= credits)
+
+    def menu_visit(self, per_credit: object, max_units: object, free: object) -> None:
+        """The menu opened, a coin put in while it is, new prices saved, the menu closed."""
+        keeper, store = self.keeper, self.store
+        keeper.menu_opened()
+        self.t = coin(keeper, self.t)  # a coin while the menu is open
+        self.coins_in += 1
+        store.settings.set(UNITS_PER_CREDIT, per_credit)
+        store.settings.set(BONUS_UNITS, max_units)
+        store.settings.set(FREE_PLAY, free)
+        store.save()
+        keeper.menu_closed(store.settings)
+        assert committed(store).units_pending == 0
+
+    def wait(self, span: object) -> None:
+        """``span`` ms pass, ticked every 10 ms."""
+        assert isinstance(span, int)
+        for _ in range(span // 10):
+            self.t += 10 * MS
+            self.keeper.tick(self.t)
+
+    def restart(self) -> None:
+        """The store closed and opened again, with a new keeper: nothing committed lost."""
+        shown = committed(self.store)
+        self.store.close()
+        self.store = CabinetStore.open(self.data)
+        assert committed(self.store) == shown
+        self.keeper = MoneyKeeper(self.store, lines=Lines())
+
+
 @settings(
     max_examples=40,
     deadline=None,
@@ -260,61 +338,17 @@ def test_any_sequence_keeps_the_invariants_and_the_audits_agree(
     audits agree with it, and the file holds what the keeper shows."""
     data = tmp_path_factory.mktemp("money")
     store = paid(CabinetStore.open(data), **{BONUS_UNITS.name: 3, BONUS_CREDITS.name: 1})
-    keeper = MoneyKeeper(store, lines=Lines())
-    t = T
-    coins_in = 0
+    run = MoneyRun(data, store, MoneyKeeper(store, lines=Lines()))
     try:
         for event in events:
-            kind = event[0]
-            if kind == "coin":
-                mech, length = event[1], event[2]
-                assert isinstance(mech, int) and isinstance(length, int)
-                before = committed(store).coins1 + committed(store).coins2
-                t = coin(keeper, t, mech=mech, length_ms=length)
-                valid = 20 <= length <= 150
-                assert committed(store).coins1 + committed(store).coins2 == before + valid
-                coins_in += valid
-            elif kind == "service":
-                keeper.service_credit()
-            elif kind == "pay":
-                humans, cpu = event[1], event[2]
-                assert isinstance(humans, int) and isinstance(cpu, bool)
-                credits = keeper.credits
-                cost = keeper.cost(humans, cpu)
-                assert keeper.pay(humans, cpu) == (cost <= credits)
-            elif kind == "menu":
-                keeper.menu_opened()
-                t = coin(keeper, t)  # a coin while the menu is open
-                coins_in += 1
-                per_credit, max_units, free = event[1], event[2], event[3]
-                store.settings.set(UNITS_PER_CREDIT, per_credit)
-                store.settings.set(BONUS_UNITS, max_units)
-                store.settings.set(FREE_PLAY, free)
-                store.save()
-                keeper.menu_closed(store.settings)
-                assert committed(store).units_pending == 0
-            elif kind == "clear":
-                keeper.clear_credits()
-            elif kind == "meter_test":
-                keeper.meter_test()
-            elif kind == "time":
-                span = event[1]
-                assert isinstance(span, int)
-                for _ in range(span // 10):
-                    t += 10 * MS
-                    keeper.tick(t)
-            else:  # a restart: what the file holds is all there is
-                shown = committed(store)
-                store.close()
-                store = CabinetStore.open(data)
-                assert committed(store) == shown
-                keeper = MoneyKeeper(store, lines=Lines())
+            run.take(event)
+            store = run.store
             committed(store).check()
             audits_agree(store)
-            assert committed(store).coins1 + committed(store).coins2 == coins_in
+            assert committed(store).coins1 + committed(store).coins2 == run.coins_in
             assert stored_ledger(data) == committed(store)
     finally:
-        store.close()
+        run.store.close()
 
 
 def test_a_coin_line_held_low_is_a_fault_for_the_fleet_in_its_transaction(tmp_path: Path) -> None:

@@ -42,24 +42,68 @@ CASES = [
 ]
 
 
-def run(name, data):
+class Booted:
+    """The firmware booted from the file at ``path`` with stub hardware, a scripted host
+    and a virtual clock."""
+
+    def __init__(self, path):
+        self.clock = Clock()
+        self.machine, neopixel, self.upy = StubMachine(), StubNeopixelModule(), StubMicropython()
+        self.neopixel_loads = []
+
+        def load_neopixel():
+            self.neopixel_loads.append(1)
+            return neopixel
+
+        self.fw = boot(self.machine, self.upy, self.clock, load_neopixel, path)
+        self.host = Host()
+
+    def step(self):
+        self.fw.step(self.host, self.host, self.host, 0)
+
+    def shown(self):
+        config = self.fw.config
+        if config.driver == "pwm":
+            return [self.machine.pwms[p].duty for p in config.pins]
+        return [self.machine.pins[p].level for p in config.pins]
+
+    def shown_at(self, now):
+        self.clock.now = now
+        self.step()
+        return self.shown()
+
+
+def write_case(name, data):
     path = BASE + "/" + name + ".json"
     if data == "dir":
         os.mkdir(path)
     elif data is not None:
         with open(path, "wb") as f:
             f.write(data)
+    return path
+
+
+def run(name, data):
+    booted = Booted(write_case(name, data))
+    obs = configured(booted, data)
+    booted.step()
+    obs["selftest"] = booted.shown()
+    end = booted.fw.board.selftest_until_ms
+    # After the self test, no host yet: sample the idle pattern through one 1.2 s cycle.
+    idle = []
+    for t in (0, 100, 200, 350, 500, 800, 1100, 1200, 1300):
+        idle.append(booted.shown_at(end + t))
+    obs["idle"] = idle
+    # The serial protocol is served all the same.
+    served(booted, end + 2000, obs)
+    obs["watchdog_fed"] = booted.machine.watchdog.feeds > 0
+    return obs
+
+
+def configured(booted, data):
+    """What the firmware made of the file (``data``): its error and configuration."""
+    fw = booted.fw
     obs = {}
-    clock = Clock()
-    machine, neopixel, upy = StubMachine(), StubNeopixelModule(), StubMicropython()
-    neopixel_loads = []
-
-    def load_neopixel():
-        neopixel_loads.append(1)
-        return neopixel
-
-    fw = boot(machine, upy, clock, load_neopixel, path)
-    host = Host()
     error = fw.config_error
     # JSON syntax and OS messages are the interpreter's own; the rest must match word for word.
     if error is not None and " is not valid JSON (" in error:
@@ -69,54 +113,35 @@ def run(name, data):
     obs["error"] = None if error is None else error.replace(BASE + "/", "")
     obs["driver"] = fw.config.driver
     obs["pins"] = fw.config.pins
-    obs["neopixel_loaded"] = len(neopixel_loads)
-    obs["kbd_intr"] = upy.kbd_intr_char
-    obs["watchdog_ms"] = machine.watchdog.timeout_ms
+    obs["neopixel_loaded"] = len(booted.neopixel_loads)
+    obs["kbd_intr"] = booted.upy.kbd_intr_char
+    obs["watchdog_ms"] = booted.machine.watchdog.timeout_ms
+    return obs
 
-    def step():
-        fw.step(host, host, host, 0)
 
-    def shown():
-        if fw.config.driver == "pwm":
-            return [machine.pwms[p].duty for p in fw.config.pins]
-        return [machine.pins[p].level for p in fw.config.pins]
-
-    step()
-    obs["selftest"] = shown()
-    end = fw.board.selftest_until_ms
-    # After the self test, no host yet: sample the idle pattern through one 1.2 s cycle.
-    idle = []
-    for t in (0, 100, 200, 350, 500, 800, 1100, 1200, 1300):
-        clock.now = end + t
-        step()
-        idle.append(shown())
-    obs["idle"] = idle
-    # The serial protocol is served all the same.
-    now = end + 2000
+def served(booted, now, obs):
+    """A host from ``now``: hello, a snapshot, the counters; then it goes quiet."""
+    host, clock = booted.host, booted.clock
     clock.now = now
     host.send(b"\x00" + codec.encode_frame(codec.HELLO, 1, codec.pack_hello()))
-    step()
+    booted.step()
     t, s, p = host.replies[-1]
     obs["hello_reply"] = [t, s, list(codec.unpack_hello_reply(p))]
     records = [(codec.MODE_ON, 255, 0, 0, 0), (codec.MODE_OFF, 0, 0, 0, 0)]
     host.send(codec.encode_frame(codec.SNAPSHOT, 2, codec.pack_snapshot(records)))
-    step()
+    booted.step()
     obs["ack"] = list(host.replies[-1][:2])
-    obs["applied"] = shown()
+    obs["applied"] = booted.shown()
     host.send(codec.encode_frame(codec.GET_COUNTERS, 3))
     clock.now = now + 500
-    step()
+    booted.step()
     t, s, p = host.replies[-1]
     obs["counters"] = [t, s, list(codec.unpack_counters(p))]
     # The host goes quiet: 1 s later the idle pattern is back.
     after = []
     for t in (1500, 1600, 1700):
-        clock.now = now + t
-        step()
-        after.append(shown())
+        after.append(booted.shown_at(now + t))
     obs["after_host"] = after
-    obs["watchdog_fed"] = machine.watchdog.feeds > 0
-    return obs
 
 
 result = {}

@@ -216,9 +216,7 @@ def page_weight(base: str, path: str) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    from bench.route_history import fill
-    from tests.fleet.cabinets import cpu_game
-    from tests.fleet.services import Postgres, free_port, init_fleet
+    from tests.fleet.services import Postgres
 
     result: dict[str, Any] = {
         "machine": machine(),
@@ -233,54 +231,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         database = cluster.new_database("fleet_route")
         folder = work / "fleet"
-        port = free_port()
-        with contextlib.redirect_stdout(sys.stderr):
-            init_fleet(folder, database, port)
-        start = time.monotonic()
-        summaries = [cpu_game(seed).summary.to_json() for seed in range(1, 9)]
-        result["rows"] = fill(
-            database,
-            summaries,
-            cabinets=args.cabinets,
-            locations=args.locations,
-            days=args.days,
-            seed=args.seed,
-        )
-        result["history_s"] = round(time.monotonic() - start, 1)
-        with contextlib.suppress(Exception):
-            import psycopg
-
-            with psycopg.connect(database) as conn:
-                row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
-                result["database_mb"] = round(int(row[0]) / 2**20) if row else None
+        year, summaries = _year(args, database, folder)
+        result.update(year)
         fleet_command(
             folder, "account", "add", OWNER, "--role", "owner", "--password-stdin",
             "--no-two-factor", stdin=PASSWORD + "\n",
         )  # fmt: skip
         web = Web(folder)
-        client = Client(web.url)
-        client.login(OWNER, PASSWORD)
-        # The alerts page works the alerts out (and leaves the process the snapshot the
-        # route page shows); the route page's own background refresh is timed apart.
-        result["alerts_page_ms"] = measure(client, ["/alerts/"], 3)["server"]
-        route = measure(client, ["/"], args.requests)
-        result["route_page_ms"] = route["server"]
-        result["route_page_wall_ms"] = route["wall"]
-        result["route_page_html_kb"] = route["html_kb"]
-        step = max(1, args.cabinets // 20)
-        names = [f"/cabinets/cab-{n:03d}/" for n in range(1, args.cabinets + 1, step)]
-        cabinet = measure(client, names, args.requests)
-        result["cabinet_page_ms"] = cabinet["server"]
-        result["cabinet_page_wall_ms"] = cabinet["wall"]
-        result["timing_source"] = "Server-Timing app;dur (the application's own time)"
-        for key, paths, count in (
-            ("collections_page_ms", ["/collections/"], 5),
-            ("cabinet_collections_page_ms", [f"/collections/{p[10:]}" for p in names], 20),
-        ):
-            result[key] = measure(client, paths, count)["server"]
-        weight = page_weight(web.url, "/")
-        result["route_page_kb"] = weight["kb"]
-        result["route_page_responses"] = weight["responses"]
+        result.update(_pages(args, web.url))
         web.stop()  # its background work out of the way of the champions
         print(json.dumps(result), file=sys.stderr, flush=True)  # the pages', come what may
         if not args.no_champions:
@@ -291,6 +249,67 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         cluster.close()
         shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def _year(
+    args: argparse.Namespace, database: str, folder: Path
+) -> tuple[dict[str, Any], list[Any]]:
+    """The fleet made (``folder``) and the year filled in: the rows made, the seconds it
+    took, the database's size; and the real games' summaries the game events carry."""
+    from bench.route_history import fill
+    from tests.fleet.cabinets import cpu_game
+    from tests.fleet.services import free_port, init_fleet
+
+    with contextlib.redirect_stdout(sys.stderr):
+        init_fleet(folder, database, free_port())
+    found: dict[str, Any] = {}
+    start = time.monotonic()
+    summaries = [cpu_game(seed).summary.to_json() for seed in range(1, 9)]
+    found["rows"] = fill(
+        database,
+        summaries,
+        cabinets=args.cabinets,
+        locations=args.locations,
+        days=args.days,
+        seed=args.seed,
+    )
+    found["history_s"] = round(time.monotonic() - start, 1)
+    with contextlib.suppress(Exception):
+        import psycopg
+
+        with psycopg.connect(database) as conn:
+            row = conn.execute("SELECT pg_database_size(current_database())").fetchone()
+            found["database_mb"] = round(int(row[0]) / 2**20) if row else None
+    return found, summaries
+
+
+def _pages(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    """Each page's time, signed in as the owner, and the route page's weight."""
+    found: dict[str, Any] = {}
+    client = Client(base)
+    client.login(OWNER, PASSWORD)
+    # The alerts page works the alerts out (and leaves the process the snapshot the
+    # route page shows); the route page's own background refresh is timed apart.
+    found["alerts_page_ms"] = measure(client, ["/alerts/"], 3)["server"]
+    route = measure(client, ["/"], args.requests)
+    found["route_page_ms"] = route["server"]
+    found["route_page_wall_ms"] = route["wall"]
+    found["route_page_html_kb"] = route["html_kb"]
+    step = max(1, args.cabinets // 20)
+    names = [f"/cabinets/cab-{n:03d}/" for n in range(1, args.cabinets + 1, step)]
+    cabinet = measure(client, names, args.requests)
+    found["cabinet_page_ms"] = cabinet["server"]
+    found["cabinet_page_wall_ms"] = cabinet["wall"]
+    found["timing_source"] = "Server-Timing app;dur (the application's own time)"
+    for key, paths, count in (
+        ("collections_page_ms", ["/collections/"], 5),
+        ("cabinet_collections_page_ms", [f"/collections/{p[10:]}" for p in names], 20),
+    ):
+        found[key] = measure(client, paths, count)["server"]
+    weight = page_weight(base, "/")
+    found["route_page_kb"] = weight["kb"]
+    found["route_page_responses"] = weight["responses"]
+    return found
 
 
 def _champions(

@@ -16,11 +16,15 @@ from every ``fame`` event the route has sent).
 from __future__ import annotations
 
 import contextlib
+import functools
 import sqlite3
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tests.fleet.cabinets import Cabinet
 
 #: The category the records are set in: the most plays (larger is better), a figure far
 #: above the history's (30..90), one more each run.
@@ -91,11 +95,31 @@ def champions(runs: int, database: str, folder: Path, work: Path, port: int) -> 
     """``runs`` records, one after the other: seconds from A's game to B's attract view;
     and the board's query alone, before (``board_query_s``)."""
     from bench.route import percentiles
-    from cabinet.halloffame.board import Candidate, Category
-    from fleet import cli
-    from game.summary import Seat
-    from tests.fleet.cabinets import Cabinet, cpu_game
     from tests.fleet.services import Broker, running, wait_for
+
+    a, b = _two_cabinets(folder, work)
+    board_query_s = board_s(database, 600)
+    with running(Broker(folder, port), _patient_ingest(folder)):
+        senders = [a.sender("bench"), b.sender("bench")]
+        for sender in senders:
+            sender.start()
+        try:
+            wait_for("both cabinets connected", lambda: all(s.connected for s in senders), 60)
+            seconds = _records(runs, a, b)
+        finally:
+            for sender in senders:
+                sender.stop()
+            a.close()
+            b.close()
+    result = percentiles([s * 1000 for s in seconds])
+    timed: dict[str, Any] = {k: (round(v / 1000, 3) if k != "n" else v) for k, v in result.items()}
+    return {**timed, "board_query_s": board_query_s}
+
+
+def _two_cabinets(folder: Path, work: Path) -> tuple[Cabinet, Cabinet]:
+    """Cabinets A and B, added to the fleet at one of the year's venues and joined to it."""
+    from fleet import cli
+    from tests.fleet.cabinets import Cabinet
 
     joins = []
     for name in ("bench-a", "bench-b"):
@@ -116,35 +140,28 @@ def champions(runs: int, database: str, folder: Path, work: Path, port: int) -> 
         assert code == 0
         joins.append(out)
     a, b = (Cabinet(work / name, join) for name, join in zip(("a", "b"), joins, strict=True))
+    return a, b
+
+
+def _records(runs: int, a: Cabinet, b: Cabinet) -> list[float]:
+    """Seconds from each record's game stored on A to B's attract view showing it."""
+    from cabinet.halloffame.board import Candidate, Category
+    from game.summary import Seat
+    from tests.fleet.cabinets import cpu_game
+    from tests.fleet.services import wait_for
+
     seconds: list[float] = []
-    board_query_s = board_s(database, 600)
-    with running(Broker(folder, port), _patient_ingest(folder)):
-        senders = [a.sender("bench"), b.sender("bench")]
-        for sender in senders:
-            sender.start()
-        try:
-            wait_for("both cabinets connected", lambda: all(s.connected for s in senders), 60)
-            game = cpu_game(1)
-            for run in range(runs):
-                figure, initials = FIRST_FIGURE + run, f"R{run % 100:02d}"
-                start = time.perf_counter()
-                place = Candidate(0, Category(CATEGORY), figure)
-                game_id = a.store.record_game(
-                    game.record, game.summary, (Seat.HUMAN, Seat.CPU), places=(place,)
-                )
-                (entry,) = a.store.fame_entries_of(game_id)
-                a.store.set_initials(entry.entry_id, initials)
-                wait_for(
-                    "cabinet B's attract to show the record",
-                    lambda f=figure, i=initials: _shown(b.path, i, f),
-                    60,
-                )
-                seconds.append(time.perf_counter() - start)
-        finally:
-            for sender in senders:
-                sender.stop()
-            a.close()
-            b.close()
-    result = percentiles([s * 1000 for s in seconds])
-    timed: dict[str, Any] = {k: (round(v / 1000, 3) if k != "n" else v) for k, v in result.items()}
-    return {**timed, "board_query_s": board_query_s}
+    game = cpu_game(1)
+    for run in range(runs):
+        figure, initials = FIRST_FIGURE + run, f"R{run % 100:02d}"
+        start = time.perf_counter()
+        place = Candidate(0, Category(CATEGORY), figure)
+        game_id = a.store.record_game(
+            game.record, game.summary, (Seat.HUMAN, Seat.CPU), places=(place,)
+        )
+        (entry,) = a.store.fame_entries_of(game_id)
+        a.store.set_initials(entry.entry_id, initials)
+        shown = functools.partial(_shown, b.path, initials, figure)
+        wait_for("cabinet B's attract to show the record", shown, 60)
+        seconds.append(time.perf_counter() - start)
+    return seconds

@@ -1,106 +1,206 @@
-"""A route's history made up in the database at once (set-based SQL), for the pages'
-speed tests and the bench: ``cabinets`` cabinets at ``cabinets // 12 + 1`` locations,
-``days`` days of rollups and of events (money, games, health, audits; faults raised and
-cleared, a few left open; fame entries), presence and its log, and a collection every
-fortnight, counted as the books say (one in five a coin short). The events agree with
-the rollups (each money event is one 1.00 coin) and are all acknowledged (progress).
+"""A route's history, made up in PostgreSQL at once (set-based SQL,
+:mod:`tests.web.fill_sql`): the one generator of the web tests (:func:`fill_route`), the
+bench's year of 500 cabinets (``bench/route_history.py``) and the documentation's
+screenshots (``scripts/route_screenshots.py``). The rows are those a real route of
+cabinets would have left, in the wire's body shapes (:func:`fleet.wire.check_body` holds
+each kind's sample), consistent with each other; a :class:`Route` says which cabinets at
+which venues, and :func:`fill` makes ``days`` of their history ending at ``end``:
 
-Every number is a function of the cabinet's index and the day, so a fill is the same
-every time."""
+- ``locations``: the venues, each with opening hours in its time zone; ``cabinets`` at them.
+- ``events``: per cabinet and day, games (about the cabinet's popularity: the day of the
+  week, noise; an idle day now and then), each paid by one ``money`` event before it (a
+  one-player game by a 1.00 coin, every fifth game two players by a 2.00 coin; ``counts``
+  absolute, ``counted`` the coin), a ``health`` heartbeat an hour while the venue is open,
+  and at the day's end what happened that day: faults (raised, cleared; a cabinet's
+  ``fault_open`` leaves its last day's raised), a hall-of-fame entry, doctor, a settings
+  report, the door (opened and closed), the audits. ``seq`` follows the cabinet's time;
+  ``received_at`` is its time plus a few milliseconds.
+- ``rollups``: per day and week from the events, by the day the cabinet wrote each (ingest's).
+- ``presence_log``, ``presence``: online at opening, offline at closing (venues switch
+  their cabinets off); a few cabinets offline for the last days (no events since);
+  ``presence`` as the log says now.
+- ``progress``: each cabinet's epoch, stored through its last event.
+- ``collections``: about every 29 days per cabinet, the door open, the cash counted: the
+  books since the last collection, a few short or over.
+
+Deterministic: every choice is a hash of the seed and the row; nothing is later than
+``end``.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import psycopg
+from psycopg.conninfo import make_conninfo
+from psycopg.types.json import Jsonb
 
-_CABINETS = """
-INSERT INTO cabinets (name, location, added_at)
-SELECT format('cab-%%s', lpad(i::text, 4, '0')), format('Venue %%s', i %% (%(n)s / 12 + 1)),
-       now() - make_interval(days => %(days)s + 1)
-FROM generate_series(1, %(n)s) i;
-INSERT INTO locations (name) SELECT DISTINCT location FROM cabinets ON CONFLICT DO NOTHING;
-"""
+from tests.fleet.cabinets import cpu_game
+from tests.web import fill_sql
 
-_DAYS = """
-CREATE TEMP TABLE fill_days ON COMMIT DROP AS
-SELECT c.name AS cabinet, c.i, d, (current_date - d) AS day,
-       ((c.i * 7 + d * 3) %% %(money)s) + 1 AS coins,
-       ((c.i * 5 + d) %% %(games)s) + 1 AS games
-FROM (SELECT name, row_number() OVER (ORDER BY name) AS i FROM cabinets) c,
-     generate_series(0, %(days)s - 1) d;
-INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
-SELECT cabinet, 'day', day, games, coins * 100, coins FROM fill_days;
-INSERT INTO rollups (cabinet, period, start, games, earnings_cents, coins)
-SELECT cabinet, 'week', date_trunc('week', day)::date, sum(games), sum(coins) * 100, sum(coins)
-FROM fill_days GROUP BY cabinet, date_trunc('week', day)::date;
-CREATE TEMP TABLE fill_events ON COMMIT DROP AS
-SELECT cabinet, day, d, i, kind, n, (day + make_interval(hours => 10, mins => n::int)) AS at, body
-FROM (
-    SELECT f.*, 'money' AS kind, n,
-           jsonb_build_object('counts', jsonb_build_object('money.earnings_cents', 100),
-                              'counted', jsonb_build_object('earnings_cents', 100,
-                                                            'coins1', 1, 'coins2', 0)) AS body
-    FROM fill_days f, generate_series(1, f.coins) n
-    UNION ALL
-    SELECT f.*, 'game', 100 + n, jsonb_build_object(
-        'game', d * 100 + n, 'seats', jsonb_build_array('cpu', 'cpu'),
-        'record_sha256',
-        md5(f.cabinet || d::text || n::text) || md5(d::text || n::text || f.cabinet),
-        'summary', jsonb_build_object(
-            'finished', true, 'winner', n %% 2, 'draw', false,
-            'closest_race', jsonb_build_object('margin_ns', 1000000 * (1 + (i + n) %% 40),
-                                               'winner', n %% 2, 't_ns', 5000000000,
-                                               'pile', n %% 2)))
-    FROM fill_days f, generate_series(1, f.games) n
-    UNION ALL
-    SELECT f.*, 'health', 300, jsonb_build_object(
-        'version', '1.' || (i %% 3)::text, 'uptime_s', 3600 * (d %% 24),
-        'table_restarts', d %% 3, 'rollbacks', (d / 30) %% 2, 'led_link_drops', (i + d) %% 4)
-    FROM fill_days f
-    UNION ALL
-    SELECT f.*, 'audits', 301, jsonb_build_object('counters', jsonb_build_object(
-        'money.earnings_cents', jsonb_build_array(coins * 100, (%(days)s - d) * 300),
-        'games.played', jsonb_build_array(games, (%(days)s - d) * 3)), 'cleared', false)
-    FROM fill_days f WHERE d %% 7 = 0
-    UNION ALL
-    SELECT f.*, 'fault', 302, jsonb_build_object(
-        'fault', (ARRAY['coin_jam', 'led_link', 'table_hang'])[1 + i %% 3],
-        'state', CASE WHEN d %% 30 = 0 THEN 'raised' ELSE 'cleared' END)
-    FROM fill_days f WHERE d %% 30 IN (0, 29) AND (d > 0 OR i %% 10 = 0)
-    UNION ALL
-    SELECT f.*, 'fame', 303, jsonb_build_object(
-        'entry', d, 'category',
-        (ARRAY['fastest_two_player_win', 'longest_streak'])[1 + d %% 2],
-        'initials', chr((65 + i %% 26)::int) || chr((65 + d %% 26)::int) || 'Z',
-        'figure', 1000 + (i * d) %% 9000, 'date', day::text)
-    FROM fill_days f WHERE d %% 20 = 0
-) e;
-"""
+#: Venues' opening hours (local), taken in turn.
+HOURS = (("11:00", "23:00"), ("12:00", "23:30"), ("10:00", "22:00"), ("16:00", "23:30"))
 
-_EVENTS = """
-INSERT INTO events (cabinet, epoch, seq, kind, cabinet_at, synced, received_at, body, written_at)
-SELECT cabinet, 'fill', row_number() OVER (PARTITION BY cabinet ORDER BY at, kind, n),
-       kind, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), true, at, body, at
-FROM fill_events;
-INSERT INTO progress (cabinet, epoch, through)
-SELECT cabinet, epoch, max(seq) FROM events WHERE epoch = 'fill' GROUP BY cabinet, epoch;
-INSERT INTO collections (cabinet, at, counted_cents, entered_by)
-SELECT f.cabinet, f.day + interval '9 hours',
-       (SELECT coalesce(sum(b.coins), 0) * 100 FROM fill_days b
-        WHERE b.cabinet = f.cabinet AND b.d BETWEEN f.d + 1 AND f.d + 14)
-       - CASE WHEN (f.i + f.d) %% 5 = 0 THEN 100 ELSE 0 END, 'fill'
-FROM fill_days f WHERE f.d %% 14 = 3;
-INSERT INTO presence_log (cabinet, state, at)
-SELECT cabinet, s, day + make_interval(hours => h::int)
-FROM fill_days, LATERAL (VALUES ('offline', 2), ('online', 6)) v(s, h) WHERE d %% 3 = 0;
-INSERT INTO presence (cabinet, state, version, faults, at)
-SELECT name, CASE WHEN i %% 17 = 0 THEN 'offline' ELSE 'online' END, '1.' || (i %% 3)::text, '{}',
-       now() - make_interval(mins => i::int)
-FROM (SELECT name, row_number() OVER (ORDER BY name) AS i FROM cabinets) c
-ON CONFLICT (cabinet) DO NOTHING;
-ANALYZE;
-"""
+
+@dataclass(frozen=True)
+class Venue:
+    """A location: its name, and its opening hours (``"HH:MM"``, local to ``timezone``;
+    ``closes`` equal to ``opens``: open all day)."""
+
+    name: str
+    opens: str = "00:00"
+    closes: str = "00:00"
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
+class RouteCabinet:
+    """A cabinet: its name, its venue (an index into :attr:`Route.venues`), the games it
+    plays on an average day, and whether its last day's fault is left raised."""
+
+    name: str
+    venue: int
+    popularity: int
+    fault_open: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    """The cabinets whose history :func:`fill` makes, at their venues."""
+
+    venues: tuple[Venue, ...]
+    cabinets: tuple[RouteCabinet, ...]
+
+
+def spread(n: int, span: int) -> int:
+    """Cabinet ``n``'s draw from ``0 .. span - 1``, the same every time."""
+    return (n * 2654435761 % 2**32) % span
+
+
+def fill(
+    conninfo: str,
+    route: Route,
+    summaries: Sequence[dict[str, Any]],
+    *,
+    days: int = 365,
+    seed: int = 24,
+    end: datetime | None = None,
+    workers: int = 2,
+) -> dict[str, int]:
+    """Fill an empty fleet database (schema made) with ``days`` of ``route``'s history
+    ending at ``end`` (default: now); ``summaries``: real games' summaries the game events
+    carry. Returns the rows made, by table."""
+    end = end or datetime.now(UTC)
+    first = (end - timedelta(days=days - 1)).date()
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '512MB'; SET work_mem = '256MB'")
+        _route_tables(conn, route, end, first)
+        conn.execute(fill_sql.plan_sql(seed, days).encode(), {"first": first})
+        conn.execute("ALTER TABLE events DROP CONSTRAINT events_pkey")
+        conn.execute("DROP INDEX events_by_kind, events_by_received, events_by_written")
+    params = {"summaries": [Jsonb(s) for s in summaries], "first": first}
+    statements = (fill_sql.STREAM, fill_sql.SPECIALS)
+    _parallel(
+        conninfo,
+        [
+            [(sql, {**params, "workers": workers, "worker": w}) for sql in statements]
+            for w in range(workers)
+        ],
+    )
+    _parallel(conninfo, [[(sql, {}) for sql in lane] for lane in fill_sql.INDEXES])
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute("SET work_mem = '256MB'")
+        for statement in fill_sql.AFTER:
+            conn.execute(statement.encode(), {"end": end})
+        conn.execute("DROP TABLE fill_plan, fill_cabinets, fill_fame")
+        conn.execute("VACUUM ANALYZE")
+        tables = ("events", "rollups", "presence_log", "collections")
+        return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in tables}  # type: ignore[index]
+
+
+def _route_tables(conn: psycopg.Connection[Any], route: Route, end: datetime, first: date) -> None:
+    """The route's venues and cabinets, in ``locations`` and ``cabinets`` and in the
+    working tables the SQL reads (``fill_cabinets``, ``fill_fame``)."""
+    conn.cursor().executemany(
+        "INSERT INTO locations (id, name, opens, closes, timezone) VALUES (%s, %s, %s, %s, %s)",
+        [(i, v.name, v.opens, v.closes, v.timezone) for i, v in enumerate(route.venues, 1)],
+    )
+    conn.execute("SELECT setval('locations_id_seq', %s)", (len(route.venues),))
+    conn.execute(
+        "CREATE TABLE fill_cabinets (n int, name text, location bigint, epoch text, "
+        "popularity int, cutoff timestamptz, fault_open boolean)"
+    )
+    conn.cursor().executemany(
+        "INSERT INTO fill_cabinets VALUES (%s, %s, %s, %s, %s, %s, %s)",
+        [
+            (n, c.name, c.venue + 1, _epoch(n), c.popularity, _cutoff(n, end), c.fault_open)
+            for n, c in enumerate(route.cabinets, 1)
+        ],
+    )
+    conn.execute(
+        "INSERT INTO cabinets (name, location, added_at) SELECT b.name, l.name, %s "
+        "FROM fill_cabinets b JOIN locations l ON l.id = b.location",
+        (datetime.combine(first, datetime.min.time(), UTC) - timedelta(days=1),),
+    )
+    conn.execute("CREATE TABLE fill_fame (idx int, category text, low bigint, high bigint)")
+    conn.cursor().executemany(
+        "INSERT INTO fill_fame VALUES (%s, %s, %s, %s)",
+        [(i, *fame) for i, fame in enumerate(fill_sql.FAME)],
+    )
+
+
+def _epoch(n: int) -> str:
+    return f"{(n * 0x9E3779B97F4A7C15) % 2**64:016x}"
+
+
+def _cutoff(n: int, end: datetime) -> datetime:
+    """The end of cabinet ``n``'s history: ``end``, or a day or few before for a few
+    cabinets (offline since, nothing since)."""
+    if n % 31 == 5:
+        return end - timedelta(days=n % 4, hours=3 + n % 5)
+    return end
+
+
+def _parallel(conninfo: str, lanes: list[list[tuple[str, dict[str, Any]]]]) -> None:
+    """Run each lane's statements in order, the lanes at once (one connection each)."""
+    errors: list[BaseException] = []
+
+    def run(lane: list[tuple[str, dict[str, Any]]]) -> None:
+        try:
+            with psycopg.connect(conninfo, autocommit=True) as conn:
+                conn.execute("SET maintenance_work_mem = '512MB'; SET work_mem = '128MB'")
+                for statement, values in lane:
+                    conn.execute(statement.encode(), values)
+        except BaseException as exc:  # reported by the caller
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+def web_route(cabinets: int, timezone: str, *, games: int = 3) -> Route:
+    """The web tests' route: cabinets ``cab-0001``… at ``cabinets // 12 + 1`` venues
+    ``Venue 0``… (cabinet ``i`` at ``Venue i % venues``), open by day in ``timezone`` (each
+    closes before midnight, so a day's events all fall on that day); on an average day
+    each plays 1 to ``games`` games; every tenth cabinet's last fault is left open."""
+    count = cabinets // 12 + 1
+    venues = tuple(Venue(f"Venue {k}", *HOURS[k % 4], timezone) for k in range(count))
+    return Route(
+        venues,
+        tuple(
+            RouteCabinet(f"cab-{i:04d}", i % count, 1 + spread(i, games), i % 10 == 0)
+            for i in range(1, cabinets + 1)
+        ),
+    )
 
 
 def fill_route(
@@ -111,12 +211,19 @@ def fill_route(
     money: int = 3,
     games: int = 3,
 ) -> None:
-    """Fill an empty fleet database: up to ``money`` coins and ``games`` games a cabinet a
-    day (at least one of each)."""
-    params = {"n": cabinets, "days": days, "money": money, "games": games}
-    with conn.transaction():
-        for script in (_CABINETS, _DAYS, _EVENTS):
-            for statement in script.split(";\n"):
-                if statement.strip():
-                    conn.execute(statement, params)
+    """Fill an empty fleet database, the one ``conn`` is connected to, with
+    :func:`web_route`'s history: ``days`` days ending with today (in the database's time
+    zone, whose day the route's figures count), all of today's play there however early
+    the tests run (what is later than now is in the future, as though already sent). On
+    an average day a cabinet plays 1 to the smaller of ``money`` and ``games`` games, each
+    paid by one coin (so the two bound the same number)."""
+    row = conn.execute(
+        "SELECT current_setting('TimeZone'), (current_date + 1)::timestamptz - interval '1 us'"
+    ).fetchone()
     conn.commit()
+    assert row is not None
+    timezone, end = row
+    summaries = [cpu_game(seed).summary.to_json() for seed in range(1, 9)]
+    conninfo = make_conninfo(conn.info.dsn, password=conn.info.password)
+    route = web_route(cabinets, timezone, games=min(money, games))
+    fill(conninfo, route, summaries, days=days, end=end)

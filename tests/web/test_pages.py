@@ -49,7 +49,7 @@ def test_the_route_with_money_sorted_and_filtered(
     assert set(MONEY_HEADS) <= set(heads(page))
     assert len(column(page, "Cabinet")) == 40
     expect(page.locator("#summary")).to_contain_text("of 40 cabinets online")
-    assert "coin_jam" in " ".join(column(page, "Open faults"))
+    assert "light_board_lost" in " ".join(column(page, "Open faults"))
     page.click("#route thead a[data-col=games_today]")  # most first
     games = [int(g) for g in column(page, "Games today")]
     assert games == sorted(games, reverse=True) and games[0] > games[-1]
@@ -80,7 +80,7 @@ def test_a_technician_sees_no_money(
     assert page.locator("#earnings").count() == 0
     assert page.locator("#money-counts").count() == 0
     audits = page.inner_text("#audits")
-    assert "games.played" in audits and "money." not in audits
+    assert "games.vs_cpu" in audits and "money." not in audits
     assert "earnings" not in page.inner_text("#chart-data")
 
 
@@ -94,7 +94,7 @@ def test_the_cabinet_page(filled: WebApp, accounts: dict[str, Account], page: An
     assert page.locator("#games tbody tr").count() == 10
     assert " ms, player " in page.inner_text("#games")  # each game's closest race
     open_faults = page.inner_text("#open-faults")
-    assert "led_link" in open_faults  # cab-0010: its fault raised today, not cleared
+    assert "coin_line_held_low" in open_faults  # cab-0010: its fault raised today, not cleared
     assert page.locator("#fame ol li").count() > 0
     assert "offline" in page.inner_text("#presence")
     data = page.evaluate("JSON.parse(document.getElementById('chart-data').textContent)")

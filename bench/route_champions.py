@@ -5,7 +5,7 @@ would show it.
 
 The path measured is the real one: A's store queues the ``fame`` event in the game's
 transaction, A's link sends it, ``spit-fleet ingest`` stores it and publishes the route's
-champions retained on :data:`fleet.wire.CHAMPIONS_TOPIC`, B's link keeps the board in
+champions retained on :data:`fleet.wire_down.CHAMPIONS_TOPIC`, B's link keeps the board in
 B's database, and the attract turn's view (``champions_view``) is made from the board B
 kept. The clock stops when that view holds A's initials and figure.
 

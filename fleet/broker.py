@@ -21,11 +21,13 @@ import os
 import secrets
 import signal
 import subprocess
-from collections.abc import Iterable
+import tempfile
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from fleet.wire import FLEET_DOWN, ROOT
+from fleet.wire_common import ROOT
+from fleet.wire_down import FLEET_DOWN
 
 INGEST_USER = "ingest"
 """The broker user ingest connects as (no cabinet may take this name)."""
@@ -128,10 +130,15 @@ connection_messages true
 """
 
 
+def acl_block(cabinet: str) -> str:
+    """A cabinet's own lines of the ACL: it reads the fleet-wide down topics."""
+    return f"\nuser {cabinet}\ntopic read {FLEET_DOWN}/#\n"
+
+
 def acl_text(cabinets: Iterable[str]) -> str:
     """The ACL: each cabinet writes only its own up topics and reads only its own and the
     fleet-wide down topics; ingest reads every up topic and writes the down ones."""
-    blocks = "".join(f"\nuser {name}\ntopic read {FLEET_DOWN}/#\n" for name in sorted(cabinets))
+    blocks = "".join(acl_block(name) for name in sorted(cabinets))
     return f"""# Written by spit-fleet; %u is the broker user, which is the cabinet's id.
 pattern write {ROOT}/up/%u/events
 pattern write {ROOT}/up/%u/presence
@@ -148,15 +155,62 @@ def write_acl(folder: Path) -> None:
     write_private(folder / "acl", acl_text(users(folder) - {INGEST_USER}))
 
 
+def append_private(path: Path, text: str) -> None:
+    """Add ``text`` at the end of ``path`` (made, mode 0640, if missing) and wait for the
+    disk: what the file held is neither read nor written again, so the cost is the
+    text's, however long the file. A last line without its newline gets one first."""
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o640)
+    with os.fdopen(fd, "r+b") as f:
+        size = f.seek(0, os.SEEK_END)
+        if size:
+            f.seek(size - 1)
+            if f.read(1) != b"\n":
+                text = "\n" + text
+        f.write(text.encode())
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def append_acl(folder: Path, cabinets: Iterable[str]) -> None:
+    """Add new cabinets' lines to the end of the ACL (:func:`acl_block`), the lines there
+    left as they are: :func:`write_acl` writes the same lines, sorted."""
+    append_private(folder / "acl", "".join(acl_block(name) for name in cabinets))
+
+
+def new_password() -> str:
+    """A broker password: 24 random bytes, URL-safe base64 (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
 def set_password(folder: Path, user: str) -> str:
     """Give ``user`` a new random password in the broker's password file (hashed by
-    ``mosquitto_passwd``); returns it."""
-    password = secrets.token_urlsafe(24)
+    ``mosquitto_passwd -b``, which writes the whole file again); returns it."""
+    password = new_password()
     passwd = folder / "passwd"
     if not passwd.exists():
         write_private(passwd, "")
     _passwd_tool(["-b", str(passwd), user, password])
     return password
+
+
+def add_users(folder: Path, passwords: Mapping[str, str]) -> None:
+    """Add users the password file does not hold yet, with their passwords: hashed by
+    ``mosquitto_passwd -U`` in a file of their own, then added to the end of the password
+    file. Its lines are neither read nor written again (``-b`` rewrites the whole file for
+    each user), so adding one user costs the same however many there are. A user already
+    in the file would be in it twice, Mosquitto taking either: :func:`set_password` for
+    those."""
+    if not passwords:
+        return
+    fd, name = tempfile.mkstemp(prefix="passwd-", suffix=".new", dir=folder)
+    new = Path(name)
+    try:
+        with os.fdopen(fd, "w") as f:  # mkstemp: readable by this user alone
+            f.writelines(f"{user}:{password}\n" for user, password in passwords.items())
+        _passwd_tool(["-U", str(new)])
+        append_private(folder / "passwd", new.read_text())
+    finally:
+        new.unlink(missing_ok=True)
 
 
 def remove_password(folder: Path, user: str) -> None:

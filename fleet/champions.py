@@ -1,6 +1,6 @@
 """The route's champions: the best entry of every hall-of-fame category across the active
 cabinets, worked out from the ``fame`` events the fleet holds, and published retained on
-:data:`~fleet.wire.CHAMPIONS_TOPIC` whenever it changes (docs/fleet.md, "Route
+:data:`~fleet.wire_down.CHAMPIONS_TOPIC` whenever it changes (docs/fleet.md, "Route
 champions").
 
 The rules, which :func:`board` keeps in one query:
@@ -28,7 +28,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from fleet.wire import CHAMPION_CATEGORIES, CHAMPIONS_TOPIC, Champion, Champions
+from fleet.wire_down import CHAMPION_CATEGORIES, CHAMPIONS_TOPIC, Champion, Champions
 
 Publish = Callable[[str, bytes], None]
 """Publish a payload on a topic, retained, QoS 1 (ingest's MQTT client)."""

@@ -1,10 +1,12 @@
-"""The ``spit-fleet`` command: set up a fleet, add and revoke cabinets, run ingest.
+"""The ``spit-fleet`` command: set up a fleet, add and revoke cabinets, run ingest
+(adding cabinets: :mod:`fleet.cabinets`).
 
 ::
 
     spit-fleet init --dir /var/lib/spit-fleet --name "Northside" --host fleet.example.com \\
         --database "dbname=fleet"
     spit-fleet add-cabinet bar-1 --location "The Anchor" --out /media/stick/bar-1.json
+    spit-fleet add-cabinets route.csv --out-dir /media/stick
     spit-fleet revoke bar-1
     spit-fleet ingest
 """
@@ -14,20 +16,22 @@ from __future__ import annotations
 import argparse
 import datetime
 import logging
+import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
 import psycopg
 
 from fleet import authority, broker, route_commands, store
 from fleet.broker import INGEST_USER, FleetConfig, FleetError
-from fleet.join_file import Join, join_file_text
+from fleet.cabinet_file import CabinetFileError, CabinetRow, read_cabinet_file
+from fleet.cabinets import add_cabinet, add_cabinets, check_new
+from fleet.join_file import join_file_text
 from fleet.web import commands as web_commands
-from fleet.wire import WireError, check_name
+from fleet.wire_common import WireError, check_name
 
 DEFAULT_DIR = Path("/var/lib/spit-fleet")
 
@@ -67,28 +71,6 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_cabinet(
-    folder: Path, config: FleetConfig, conn: psycopg.Connection[Any], name: str, location: str
-) -> Join:
-    """Add cabinet ``name`` to the fleet: its row, its broker password, the ACL; returns
-    its join (the broker is not reloaded here)."""
-    name = check_name(name)
-    if name == INGEST_USER:
-        raise FleetError(f"{INGEST_USER!r} is ingest's own name; choose another")
-    store.add_cabinet(conn, name, location)
-    password = broker.set_password(folder, name)
-    broker.write_acl(folder)
-    return Join(
-        fleet=config.name,
-        cabinet=name,
-        location=location,
-        host=config.hosts[0],
-        port=config.port,
-        password=password,
-        ca=(folder / "ca.pem").read_text(),
-    )
-
-
 def _add_cabinet(args: argparse.Namespace) -> int:
     folder: Path = args.dir
     config = FleetConfig.load(folder)
@@ -100,10 +82,62 @@ def _add_cabinet(args: argparse.Namespace) -> int:
     out: Path = args.out or folder / "joins" / f"{join.cabinet}.json"
     broker.write_private(out, join_file_text(join), 0o600)
     reloaded = broker.reload_broker(folder)
-    print(f"cabinet {join.cabinet} added at {args.location}; its join file: {out}")
+    print(f"cabinet {join.cabinet} added at {join.location}; its join file: {out}")
     print("on the cabinet: spit-cabinet fleet join FILE")
     if not reloaded:
         print("the broker is not running from this folder: start it (or reload it) to let it in")
+    return 0
+
+
+PROGRESS_EVERY = 100
+"""``add-cabinets`` says how far it is every this many join files (on a longer file)."""
+
+
+def _progress(done: int, of: int) -> None:
+    if of > PROGRESS_EVERY and (done % PROGRESS_EVERY == 0 or done == of):
+        print(f"join files written: {done} of {of}", flush=True)
+
+
+def _checked_rows(args: argparse.Namespace, out: Path) -> tuple[list[CabinetRow], list[str]]:
+    """The file's rows, and every problem with them or with ``out``, each on a line of
+    its own naming the file's line (nothing in the fleet checked yet)."""
+    rows: list[CabinetRow] = []
+    problems: list[str] = []
+    try:
+        rows = read_cabinet_file(args.file)
+    except CabinetFileError as exc:
+        problems = [f"{args.file}, {problem}" for problem in exc.problems]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        problems.append(f"--out-dir {out}: {exc.strerror or exc}")
+    if out.is_dir() and not os.access(out, os.W_OK):
+        problems.append(f"--out-dir {out}: this user may not write join files in it")
+    return rows, problems
+
+
+def _add_cabinets(args: argparse.Namespace) -> int:
+    folder: Path = args.dir
+    config = FleetConfig.load(folder)
+    out: Path = args.out_dir or folder / "joins"
+    rows, problems = _checked_rows(args, out)
+    conn = store.connect(config.database)
+    try:
+        if not problems:
+            problems = [f"{args.file}, {problem}" for problem in check_new(conn, rows)]
+        if problems:
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            raise FleetError(f"{len(problems)} problem(s): no cabinet added")
+        print(f"{args.file}: {len(rows)} cabinet(s) checked; adding them…", flush=True)
+        add_cabinets(folder, config, conn, rows, out, _progress)
+    finally:
+        conn.close()
+    reloaded = broker.reload_broker(folder)
+    print(f"{len(rows)} cabinet(s) added; their join files: {out}/NAME.json")
+    print("on each cabinet: spit-cabinet fleet join FILE")
+    if not reloaded:
+        print("the broker is not running from this folder: start it (or reload it) to let them in")
     return 0
 
 
@@ -171,6 +205,13 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument("--location", required=True, help="where it stands (the venue)")
     add.add_argument("--out", type=Path, help="where to write its join file")
     add.set_defaults(func=_add_cabinet)
+
+    many = command("add-cabinets", "add every cabinet of a CSV file and write their join files")
+    many.add_argument("file", type=Path, help="CSV: a header row 'name,location', a row each")
+    many.add_argument(
+        "--out-dir", type=Path, help="the folder for their join files (default: the fleet's joins/)"
+    )
+    many.set_defaults(func=_add_cabinets)
 
     revoke = command("revoke", "shut a cabinet out")
     revoke.add_argument("name")

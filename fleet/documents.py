@@ -20,7 +20,7 @@ from typing import Any
 
 import psycopg
 
-from fleet.wire import MAX_DOCUMENT_CHARS, SettingsDocument
+from fleet.wire_down import MAX_DOCUMENT_CHARS, SettingsDocument
 
 CHANNEL = "fleet_documents"
 """The PostgreSQL notification channel a saved document is said on."""

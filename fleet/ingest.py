@@ -10,7 +10,9 @@ publishes the cabinet's acknowledgement, retained, on its down topic.
   acknowledged, and the keys make a resend harmless.
 - A message it cannot believe (malformed, oversized, of another wire version, from a
   revoked or unknown cabinet, or claiming another cabinet's name) gets one log line, a
-  count and a row in ``refused``; ingest goes on.
+  row in ``refused`` and a count in ``refused_counts`` (by cabinet and
+  :class:`~fleet.wire_common.Refusal`, shown on the web application's pages); ingest goes
+  on.
 - When PostgreSQL goes away it retries, backing off, and stores nothing twice when it
   comes back.
 
@@ -47,16 +49,9 @@ from paho.mqtt.properties import Properties
 from fleet import champions, documents, store
 from fleet.broker import INGEST_USER, FleetConfig
 from fleet.store import CabinetState
-from fleet.wire import (
-    UP_FILTER,
-    Ack,
-    WireError,
-    ack_topic,
-    cabinet_of,
-    parse_batch,
-    parse_presence,
-    settings_topic,
-)
+from fleet.wire import UP_FILTER, cabinet_of, parse_batch, parse_presence
+from fleet.wire_common import Refusal, WireError
+from fleet.wire_down import Ack, ack_topic, settings_topic
 
 log = logging.getLogger("fleet.ingest")
 
@@ -97,7 +92,9 @@ class Ingest:
         self.client_id = client_id
         self.checkpoint = checkpoint
         self.refused: Counter[str] = Counter()
-        """Messages refused, by the first words of their reason."""
+        """Messages refused, by :class:`~fleet.wire_common.Refusal` (and ``internal
+        error``: a message ingest failed on, which is a bug); ``refused_counts`` keeps them
+        per cabinet."""
         self.stored = 0
         """Events stored (new ones only)."""
         self.duplicates = 0
@@ -260,14 +257,17 @@ class Ingest:
             cabinet, leaf = cabinet_of(topic)
             state = store.cabinet_state(db, cabinet)
             if state is not CabinetState.ACTIVE:
-                raise WireError(f"from a cabinet that is {state.value}: {cabinet}")
+                refusal = (
+                    Refusal.REVOKED if state is CabinetState.REVOKED else Refusal.UNKNOWN_CABINET
+                )
+                raise WireError(f"from a cabinet that is {state.value}: {cabinet}", refusal)
             if leaf == "presence":
                 _, presence, version, faults = parse_presence(topic, payload)
                 store.record_presence(db, cabinet, presence, version, faults)
                 return None
             batch = parse_batch(topic, payload)
         except WireError as exc:
-            self._refuse(db, topic, len(payload), str(exc))
+            self._refuse(db, topic, len(payload), exc)
             return None
         stored = store.store_batch(db, batch)
         if "fame" in stored.kinds:
@@ -284,7 +284,7 @@ class Ingest:
             self._champions()
         return ack
 
-    def _refuse(self, db: psycopg.Connection[Any], topic: str, size: int, reason: str) -> None:
-        log.warning("refused a message on %s (%d bytes): %s", topic[:80], size, reason)
-        self.refused[reason.split(":")[0][:40]] += 1
-        store.refuse(db, topic, size, reason)
+    def _refuse(self, db: psycopg.Connection[Any], topic: str, size: int, exc: WireError) -> None:
+        log.warning("refused a message on %s (%d bytes): %s", topic[:80], size, exc)
+        self.refused[exc.refusal.value] += 1
+        store.refuse(db, topic, size, str(exc), exc.refusal)

@@ -17,7 +17,7 @@ import ssl
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from fleet.wire import WireError, check_name
+from fleet.wire_common import WireError, check_name
 
 FORMAT = "spit-fleet-join"
 VERSION = 1

@@ -28,6 +28,15 @@ Version 2, the operator's route (docs/fleet.md, "The operator's route"):
   what cabinets are sent.
 - ``fleet_options``: the operator's thresholds (alerts) and the digest's mail settings.
 
+Version 3: ``refused_counts``, the messages ingest refused per cabinet (the topic's; empty
+when the topic names none) and :class:`~fleet.wire_common.Refusal`, with the first and
+last time and the last one's reason, counted in the transaction that keeps each in
+``refused`` (the web application's pages read it); made from ``refused`` as it stood.
+
+Version 4: ``account_log``, every change to the web application's accounts, by the
+owner's page or ``spit-fleet account``: when, which account, what was done, and who did
+it (an account's name, or ``shell:`` and the user at the server's shell).
+
 The web application's accounts and sessions live beside these, in its own tables
 (Django's migrations make them).
 """
@@ -173,6 +182,51 @@ MIGRATIONS: tuple[str, ...] = (
         key   text PRIMARY KEY,
         value text NOT NULL
     );
+    """,
+    """
+    CREATE TABLE refused_counts (
+        cabinet     text NOT NULL,
+        refusal     text NOT NULL,
+        count       bigint NOT NULL,
+        first_at    timestamptz NOT NULL,
+        last_at     timestamptz NOT NULL,
+        last_reason text NOT NULL,
+        PRIMARY KEY (cabinet, refusal)
+    );
+    -- The refusals of version 2 counted as version 3 counts them: by the cabinet the
+    -- topic names and the kind of refusal its reason's words say.
+    INSERT INTO refused_counts (cabinet, refusal, count, first_at, last_at, last_reason)
+    SELECT cabinet, refusal, count(*), min(at), max(at),
+           (array_agg(reason ORDER BY at DESC, id DESC))[1]
+    FROM (
+        SELECT id, at, reason,
+               CASE WHEN split_part(topic, '/', 1) = 'spit' AND split_part(topic, '/', 2) = 'up'
+                         AND split_part(topic, '/', 3) ~ '^[a-z0-9]([a-z0-9-]{0,38}[a-z0-9])?$'
+                    THEN split_part(topic, '/', 3) ELSE '' END AS cabinet,
+               CASE WHEN reason LIKE 'oversized:%' THEN 'oversized'
+                    WHEN reason LIKE 'not JSON%' OR reason = 'not a JSON object' THEN 'not_json'
+                    WHEN reason LIKE 'wire version %' THEN 'wire_version'
+                    WHEN reason LIKE 'not a fleet up topic%' OR reason LIKE 'not an events topic%'
+                         OR reason LIKE 'not a presence topic%' THEN 'topic'
+                    WHEN reason LIKE '% is not a cabinet id %' THEN 'topic'
+                    WHEN reason LIKE 'addressed to %' THEN 'wrong_cabinet'
+                    WHEN reason LIKE 'from a cabinet that is revoked%' THEN 'revoked'
+                    WHEN reason LIKE 'from a cabinet that is unknown%' THEN 'unknown_cabinet'
+                    ELSE 'malformed' END AS refusal
+        FROM refused
+    ) AS r
+    GROUP BY cabinet, refusal;
+    """,
+    """
+    CREATE TABLE account_log (
+        id      bigserial PRIMARY KEY,
+        at      timestamptz NOT NULL DEFAULT now(),
+        account text NOT NULL,
+        action  text NOT NULL,
+        detail  text NOT NULL DEFAULT '',
+        done_by text NOT NULL
+    );
+    CREATE INDEX account_log_by_account ON account_log (account, at);
     """,
 )
 

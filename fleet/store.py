@@ -5,6 +5,7 @@ one transaction, stored insert-if-absent on its key (:mod:`fleet.schema` has the
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -13,7 +14,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from fleet.schema import MIGRATIONS, SCHEMA_VERSION
-from fleet.wire import Batch, Event, Presence
+from fleet.wire import Batch, Event, Presence, cabinet_of
+from fleet.wire_common import Refusal, WireError
 
 
 class CabinetState(StrEnum):
@@ -60,17 +62,43 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     return found
 
 
-def add_cabinet(conn: psycopg.Connection[Any], name: str, location: str) -> None:
+def add_cabinet(conn: psycopg.Connection[Any], name: str, location: str) -> bool:
     """Add a cabinet (or let a revoked one back in, at ``location``); a location not in
-    ``locations`` yet is added (open all day, UTC, until the operator says otherwise)."""
+    ``locations`` yet is added (open all day, UTC, until the operator says otherwise).
+    Returns whether the cabinet is new to the fleet (its row made now)."""
     with conn.transaction():
         ensure_location(conn, location)
-        conn.execute(
+        row = conn.execute(
             "INSERT INTO cabinets (name, location) VALUES (%s, %s) ON CONFLICT (name) "
-            "DO UPDATE SET location = excluded.location, revoked_at = NULL",
+            "DO UPDATE SET location = excluded.location, revoked_at = NULL "
+            "RETURNING xmax = 0",
             (name, location),
-        )
+        ).fetchone()
     conn.commit()
+    return bool(row and row[0])
+
+
+def add_cabinets(conn: psycopg.Connection[Any], cabinets: Sequence[tuple[str, str]]) -> None:
+    """Add cabinets new to the fleet, ``(name, location)`` each, and their locations, in
+    one transaction: a name the fleet has already (added since it was checked) adds
+    none of them (:class:`psycopg.errors.UniqueViolation`)."""
+    with conn.transaction():
+        for location in sorted({location for _, location in cabinets}):
+            ensure_location(conn, location)
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO cabinets (name, location) VALUES (%s, %s)", list(cabinets)
+            )
+    conn.commit()
+
+
+def known(conn: psycopg.Connection[Any], names: Sequence[str]) -> dict[str, bool]:
+    """Those of ``names`` the fleet has, each with whether it is revoked."""
+    rows = conn.execute(
+        "SELECT name, revoked_at IS NOT NULL FROM cabinets WHERE name = ANY(%s)", (list(names),)
+    ).fetchall()
+    conn.commit()
+    return {str(name): bool(revoked) for name, revoked in rows}
 
 
 def ensure_location(conn: psycopg.Connection[Any], name: str) -> None:
@@ -236,12 +264,31 @@ def record_presence(
     conn.commit()
 
 
-def refuse(conn: psycopg.Connection[Any], topic: str, size: int, reason: str) -> None:
-    """Note a refused message."""
+def refuse(
+    conn: psycopg.Connection[Any],
+    topic: str,
+    size: int,
+    reason: str,
+    refusal: Refusal = Refusal.MALFORMED,
+) -> None:
+    """Note a refused message in ``refused``, and count it in ``refused_counts`` by the
+    cabinet its topic names (``""`` when it names none) and ``refusal``, in one
+    transaction."""
+    try:
+        cabinet = cabinet_of(topic)[0]
+    except WireError:
+        cabinet = ""
     with conn.transaction():
         conn.execute(
             "INSERT INTO refused (topic, size, reason) VALUES (%s, %s, %s)",
             (topic[:200], size, reason[:500]),
+        )
+        conn.execute(
+            "INSERT INTO refused_counts (cabinet, refusal, count, first_at, last_at, "
+            "last_reason) VALUES (%s, %s, 1, now(), now(), %s) "
+            "ON CONFLICT (cabinet, refusal) DO UPDATE SET count = refused_counts.count + 1, "
+            "last_at = excluded.last_at, last_reason = excluded.last_reason",
+            (cabinet, refusal.value, reason[:500]),
         )
     conn.commit()
 

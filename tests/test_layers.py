@@ -49,7 +49,7 @@ def test_nothing_imports_cabinet(package: str) -> None:
 
 #: The fleet's modules a cabinet imports: the standard library only (it installs none of the
 #: fleet's service, whose extra brings psycopg and cryptography).
-FLEET_SHARED = ("wire", "join_file")
+FLEET_SHARED = ("wire", "wire_common", "wire_down", "join_file")
 
 
 @pytest.mark.parametrize("module", FLEET_SHARED)
@@ -63,6 +63,17 @@ def test_the_fleet_s_wire_format_is_the_standard_library_only(module: str) -> No
         }
     )
     assert not bad, f"fleet/{module}.py imports {sorted(bad)}"
+    # Of the fleet, only the other shared modules: the rest brings the service's packages.
+    fleet = {
+        name.split(".")[1]
+        for name in imported_names(ROOT / "fleet" / f"{module}.py")
+        if name.startswith("fleet.") and name.count(".") == 1
+    }
+    assert fleet <= set(FLEET_SHARED), f"fleet/{module}.py imports fleet.{sorted(fleet)}"
+
+
+def test_the_shared_check_sees_the_fleet_s_own_imports() -> None:
+    assert "fleet.wire_common" in imported_names(ROOT / "fleet" / "wire_down.py")
 
 
 def test_the_cabinet_imports_only_the_fleet_s_wire_format() -> None:

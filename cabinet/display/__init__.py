@@ -27,6 +27,7 @@ __all__ = [
     "fame_presenter",
     "fleet_watch",
     "flow",
+    "flow_feed",
     "frame_loop",
     "game_over",
     "games",

@@ -25,7 +25,7 @@ from cabinet.halloffame.names import shown_initials
 from cabinet.halloffame.words import category_title, figure_text
 from cabinet.i18n import Translator
 from firmware_bridge.lights import LightState
-from fleet.wire import Champions
+from fleet.wire_down import Champions
 
 
 def _rank(board: FameBoard, category: Category, entry_id: int) -> int | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.service_host import ServiceHost
 from cabinet.storage import fleet_documents
-from fleet.wire import Champions
+from fleet.wire_down import Champions
 from game.units import S
 
 log = logging.getLogger(__name__)

@@ -48,7 +48,7 @@ from cabinet.shared.phase import Phase
 from cabinet.table.interface import Match
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
-from fleet.wire import Champions
+from fleet.wire_down import Champions
 from game.edges import Button
 from game.events import (
     LateEdge,

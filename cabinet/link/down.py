@@ -1,4 +1,4 @@
-"""The fleet-wide documents the link takes (retained under :data:`fleet.wire.DOWN_FILTER`):
+"""The fleet-wide documents the link takes (retained under :data:`fleet.wire_down.DOWN_FILTER`):
 the route's champions, kept when newer than the board the cabinet has, and the settings
 documents that are this cabinet's (the route's, its location's), held for the display
 process to decide (:mod:`cabinet.storage.settings_documents`). Both are kept in the
@@ -11,10 +11,10 @@ import logging
 import sqlite3
 
 from cabinet.link.link_store import LinkStore
-from fleet.wire import (
+from fleet.wire_common import WireError
+from fleet.wire_down import (
     CHAMPIONS_TOPIC,
     SETTINGS_PREFIX,
-    WireError,
     parse_champions,
     parse_settings_document,
 )

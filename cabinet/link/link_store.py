@@ -17,7 +17,7 @@ from cabinet.storage import fleet_documents, outbox
 from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
 from cabinet.storage.outbox import Kind, Row
 from fleet.join_file import Join
-from fleet.wire import Champions, SettingsDocument
+from fleet.wire_down import Champions, SettingsDocument
 
 log = logging.getLogger("cabinet.link")
 

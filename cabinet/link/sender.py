@@ -37,17 +37,9 @@ from cabinet.link.connection import Connection
 from cabinet.link.link_store import LinkStore
 from cabinet.storage.outbox import Kind, Row, clock_synced
 from fleet.join_file import Join
-from fleet.wire import (
-    DOWN_FILTER,
-    MAX_BATCH_EVENTS,
-    MAX_MESSAGE_BYTES,
-    Batch,
-    Event,
-    WireError,
-    ack_topic,
-    batch_topic,
-    parse_ack,
-)
+from fleet.wire import MAX_BATCH_EVENTS, Batch, Event, batch_topic
+from fleet.wire_common import MAX_MESSAGE_BYTES, WireError
+from fleet.wire_down import DOWN_FILTER, ack_topic, parse_ack
 
 log = logging.getLogger("cabinet.link")
 

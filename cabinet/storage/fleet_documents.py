@@ -3,7 +3,7 @@ in rows of the ``fleet`` table under ``down.``: the route's champions (the newes
 seen, shown in attract even offline or after a restart), each settings document held
 until the display process decides it, and what was last decided of each.
 
-- ``down.champions``: the board as the fleet sent it (:class:`fleet.wire.Champions`).
+- ``down.champions``: the board as the fleet sent it (:class:`fleet.wire_down.Champions`).
 - ``down.held.<document>``: a settings document waiting to be decided.
 - ``down.decided.<document>``: ``{"version", "result", "applied", "location"}``: the
   last version applied or refused, the text of the last one applied, and the document's
@@ -20,8 +20,9 @@ import sqlite3
 from dataclasses import dataclass
 
 from cabinet.storage import outbox
-from fleet.wire import Champions, SettingsDocument, WireError, parse_champions, settings_topic
-from fleet.wire import parse_settings_document as parse_document
+from fleet.wire_common import WireError
+from fleet.wire_down import Champions, SettingsDocument, parse_champions, settings_topic
+from fleet.wire_down import parse_settings_document as parse_document
 
 PREFIX = "down."
 CHAMPIONS = "down.champions"

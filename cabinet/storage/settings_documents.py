@@ -26,7 +26,7 @@ from cabinet.storage.setting_table import OPERATOR_PIN, REMOTE_SETTINGS, in_grou
 from cabinet.storage.setting_types import SettingGroup
 from cabinet.storage.settings_file import SettingsFileError, read_text
 from cabinet.storage.store import CabinetStore
-from fleet.wire import SettingsDocument
+from fleet.wire_down import SettingsDocument
 
 log = logging.getLogger("cabinet.storage")
 

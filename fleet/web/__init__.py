@@ -11,6 +11,8 @@ queries the connection under Django's. Importing the package imports no Django:
 """
 
 __all__ = [
+    "account_commands",
+    "account_log",
     "accounts",
     "alert_options_page",
     "alerts_page",
@@ -21,10 +23,13 @@ __all__ = [
     "commands",
     "db",
     "documents_page",
+    "fairness_data",
     "fmt",
     "login",
     "middleware",
     "password",
+    "refused_data",
+    "refused_page",
     "roles",
     "route_page",
     "route_table",

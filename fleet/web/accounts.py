@@ -1,6 +1,7 @@
 """The accounts page (owners only): every account, its role and two-factor; adding one
 with a temporary password (changed at its first login), changing a role, requiring
-two-factor codes (of one account, or of all), disabling and enabling."""
+two-factor codes (of one account, or of all), disabling and enabling. Each change is
+logged (:mod:`fleet.web.account_log`, by the owner's name) in its own transaction."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django_otp import user_has_device  # type: ignore[import-untyped]
 
-from fleet.web import roles
+from fleet.web import account_log, roles
 from fleet.web.roles import Role, requires
 
 ROLE_CHOICES = [(r.value, r.value.capitalize()) for r in roles.ROLES]
@@ -106,7 +107,13 @@ def accounts(request: HttpRequest) -> HttpResponseBase:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         password = data["password"] or new_password()
-        add_account(data["username"], Role(data["role"]), password, two_factor=data["two_factor"])
+        with transaction.atomic():
+            add_account(
+                data["username"], Role(data["role"]), password, two_factor=data["two_factor"]
+            )
+            two_factor = "required" if data["two_factor"] else "waived"
+            detail = f"{data['role']}, two-factor {two_factor}"
+            account_log.log(data["username"], account_log.ADD, _who(request), detail)
         made = (data["username"], password)
         form = AddForm()
     rows = [
@@ -136,8 +143,33 @@ def change(request: HttpRequest, pk: int) -> HttpResponseBase:
     if user.pk == request.user.pk and action in ("role", "disable"):
         messages.error(request, "You cannot change your own role or disable yourself.")
         return HttpResponseRedirect(reverse("accounts"))
+    with transaction.atomic():
+        done = _apply(request, user, action, form.cleaned_data["role"])
+    messages.success(request, done)
+    return HttpResponseRedirect(reverse("accounts"))
+
+
+def _who(request: HttpRequest) -> str:
+    return str(request.user.get_username())
+
+
+LOGGED = {
+    "role": account_log.ROLE,
+    "require": account_log.REQUIRE_TWO_FACTOR,
+    "waive": account_log.WAIVE_TWO_FACTOR,
+    "disable": account_log.DISABLE,
+    "enable": account_log.ENABLE,
+    "reset": account_log.RESET_PASSWORD,
+}
+"""Each action of the page as the accounts' log names it."""
+
+
+def _apply(request: HttpRequest, user: User, action: str, role: str) -> str:
+    """Make the change ``action`` to ``user`` and log it; returns what to tell the owner."""
+    said, detail = f"{user.username}: {action} done.", ""
     if action == "role":
-        roles.set_role(user, Role(form.cleaned_data["role"]))
+        roles.set_role(user, Role(role))
+        detail = role
     elif action in ("require", "waive"):
         roles.set_flag(user, roles.TWO_FACTOR, action == "require")
     elif action in ("disable", "enable"):
@@ -148,10 +180,9 @@ def change(request: HttpRequest, pk: int) -> HttpResponseBase:
         user.set_password(password)
         user.save(update_fields=["password"])
         roles.set_flag(user, roles.NEW_PASSWORD, True)
-        messages.success(request, f"{user.username}'s temporary password: {password}")
-        return HttpResponseRedirect(reverse("accounts"))
-    messages.success(request, f"{user.username}: {action} done.")
-    return HttpResponseRedirect(reverse("accounts"))
+        said, detail = f"{user.username}'s temporary password: {password}", "temporary password"
+    account_log.log(user.username, LOGGED[action], _who(request), detail)
+    return said
 
 
 @requires(Role.OWNER)
@@ -159,7 +190,12 @@ def change(request: HttpRequest, pk: int) -> HttpResponseBase:
 def require_all(request: HttpRequest) -> HttpResponseBase:
     """Require two-factor codes of every account."""
     if AllForm(request.POST).is_valid():
-        for user in User.objects.all():
-            roles.set_flag(user, roles.TWO_FACTOR, True)
+        with transaction.atomic():
+            for user in User.objects.all():
+                if not roles.two_factor_required(user):
+                    roles.set_flag(user, roles.TWO_FACTOR, True)
+                    account_log.log(
+                        user.username, account_log.REQUIRE_TWO_FACTOR, _who(request), "of all"
+                    )
         messages.success(request, "Every account must now use two-factor codes.")
     return HttpResponseRedirect(reverse("accounts"))

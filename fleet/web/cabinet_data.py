@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 
 from fleet.web import fmt
-from fleet.wire import CHAMPION_CATEGORIES
+from fleet.wire_down import CHAMPION_CATEGORIES
 
 SPANS = (30, 90, 365)
 """The spans of days the page offers (90 unless asked)."""

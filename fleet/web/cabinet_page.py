@@ -1,6 +1,7 @@
 """One cabinet's page: earnings and games over time (charts), its audits and money
 counts, health over time (online, table restarts, rollbacks, light board link drops),
-faults (open ones first), its last games with their closest races, its hall of fame
+faults (open ones first), the messages of it ingest refused (owners and technicians:
+:mod:`fleet.web.refused_data`), its last games with their closest races, its hall of fame
 (:mod:`fleet.web.cabinet_data`) and its newest fairness certificate
 (:mod:`fleet.web.fairness_data`). An account that sees no money gets no earnings and no
 money counters: they are not even read."""
@@ -13,11 +14,11 @@ from django.http import Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import render
 
 from fleet.web import cabinet_data as data
-from fleet.web import fmt
+from fleet.web import fmt, refused_data
 from fleet.web.db import fleet_connection
 from fleet.web.fairness_data import STALE_DAYS, latest_fairness
-from fleet.web.roles import ROLES, requires, sees_money
-from fleet.wire import NAME_PATTERN
+from fleet.web.roles import ROLES, requires, sees_money, sees_refused
+from fleet.wire_common import NAME_PATTERN
 
 
 def _span(request: HttpRequest) -> int:
@@ -42,6 +43,7 @@ def cabinet(request: HttpRequest, name: str) -> HttpResponseBase:
     audited_at, counters = data.latest_audits(conn, name, money=money)
     open_faults, recent_faults = data.faults(conn, name)
     games = data.last_games(conn, name)
+    refused = refused_data.of_cabinet(conn, name) if sees_refused(request.user) else []
     return render(
         request,
         "web/cabinet.html",
@@ -65,6 +67,7 @@ def cabinet(request: HttpRequest, name: str) -> HttpResponseBase:
             "changes": [(s, fmt.stamp(at)) for s, at in data.presence_changes(conn, name)],
             "open_faults": [(f.fault, fmt.stamp(f.at)) for f in open_faults],
             "recent_faults": [(f.fault, f.state, fmt.stamp(f.at)) for f in recent_faults],
+            "refused": [(r, fmt.stamp(r.first_at), fmt.stamp(r.last_at)) for r in refused],
             "games": [
                 (
                     fmt.stamp(g.at),

@@ -1,11 +1,10 @@
-"""``spit-fleet web`` and ``spit-fleet account``: serving the operator's pages, and
-making accounts from the shell (the first owner's, above all).
+"""``spit-fleet web`` and ``spit-fleet account``: serving the operator's pages, and the
+accounts from the shell (:mod:`fleet.web.account_commands`).
 
 ::
 
     spit-fleet web --dir /var/lib/spit-fleet --bind 127.0.0.1:8000
     spit-fleet account add alice --role owner          # prints a temporary password
-    echo "$PASSWORD" | spit-fleet account add bob --role collector --password-stdin
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import sys
 from pathlib import Path
 
 from fleet.broker import FleetConfig
+from fleet.web import account_commands
 
 DEFAULT_DIR = Path("/var/lib/spit-fleet")
 DEFAULT_BIND = "127.0.0.1:8000"
@@ -34,11 +34,16 @@ def setup_django(folder: Path, *, https: bool = False) -> None:
 
 
 def migrate() -> None:
-    """Django's tables (accounts, sessions, two-factor devices, login failures), then the
-    connection closed (gunicorn's workers make their own)."""
+    """The fleet's schema (:mod:`fleet.schema`: the pages read its newest tables, and
+    log to them) and Django's tables (accounts, sessions, two-factor devices, login
+    failures), then the connection closed (gunicorn's workers make their own)."""
     from django.core.management import call_command
     from django.db import connections
 
+    from fleet import store
+    from fleet.web.db import fleet_connection
+
+    store.migrate(fleet_connection())
     call_command("migrate", interactive=False, verbosity=0)
     connections.close_all()
 
@@ -69,43 +74,6 @@ def _web(args: argparse.Namespace) -> int:
     os.execv(sys.executable, argv)  # the same environment: SPIT_FLEET_DIR and the settings
 
 
-def _account_add(args: argparse.Namespace) -> int:
-    setup_django(args.dir)
-    migrate()
-    from django.contrib.auth.models import User
-    from django.contrib.auth.password_validation import validate_password
-    from django.core.exceptions import ValidationError
-
-    from fleet.broker import FleetError
-    from fleet.web import roles
-    from fleet.web.accounts import add_account, new_password
-
-    if User.objects.filter(username__iexact=args.name).exists():
-        raise FleetError(f"there is an account {args.name!r} already")
-    try:
-        User.username_validator(args.name)
-    except ValidationError:
-        raise FleetError("an account's name is letters, digits and @ . + - _") from None
-    if args.password_stdin:
-        password = sys.stdin.readline().rstrip("\n")
-        try:
-            validate_password(password, User(username=args.name))
-        except ValidationError as exc:
-            raise FleetError(" ".join(exc.messages)) from None
-    else:
-        password = new_password()
-    user = add_account(
-        args.name, roles.Role(args.role), password, two_factor=not args.no_two_factor
-    )
-    if args.password_stdin:
-        roles.set_flag(user, roles.NEW_PASSWORD, False)
-        print(f"account {args.name} ({args.role}) added")
-    else:
-        print(f"account {args.name} ({args.role}) added; temporary password: {password}")
-        print("it is to be changed at the first login")
-    return 0
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``web`` and ``account`` to ``spit-fleet``'s subcommands."""
 
@@ -132,15 +100,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     web.set_defaults(func=_web)
 
-    account = sub.add_parser("account", help="the web application's accounts")
-    actions = account.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add = command("add", "add an account (its password printed, or read)", actions)
-    add.add_argument("name", help="the account's name")
-    add.add_argument("--role", required=True, choices=["owner", "collector", "technician"])
-    add.add_argument(
-        "--password-stdin", action="store_true", help="read its password from standard input"
-    )
-    add.add_argument(
-        "--no-two-factor", action="store_true", help="do not require two-factor codes of it"
-    )
-    add.set_defaults(func=_account_add)
+    account_commands.register(sub, command)

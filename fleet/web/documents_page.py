@@ -20,7 +20,7 @@ from fleet.documents import DocumentError, DocumentState
 from fleet.web.db import fleet_connection
 from fleet.web.fmt import stamp
 from fleet.web.roles import Role, requires
-from fleet.wire import MAX_DOCUMENT_CHARS
+from fleet.wire_down import MAX_DOCUMENT_CHARS
 
 EXAMPLE = "[game]\nbest_of = 3\n"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from fleet.wire import CHAMPION_CATEGORIES
+from fleet.wire_down import CHAMPION_CATEGORIES
 
 CATEGORY_TITLES: dict[str, str] = {
     **{f"fastest_win_cpu_{n}": f"Fastest win against CPU level {n}" for n in range(1, 6)},

@@ -2,7 +2,8 @@
 
 - ``owner``: everything, the accounts too;
 - ``collector``: the route and cabinets with their money, and collections;
-- ``technician``: the route and cabinets without money: health, faults, versions.
+- ``technician``: the route and cabinets without money: health, faults, versions, and
+  (with owners) the messages ingest refused.
 
 Every view says who may see it, with :func:`requires` (a role among those named) or
 :func:`signed_in` (any account: its own password and two-factor, logging out); the
@@ -39,6 +40,8 @@ class Role(StrEnum):
 ROLES = tuple(Role)
 MONEY = frozenset({Role.OWNER, Role.COLLECTOR})
 """The roles that see earnings, audits of money and collections."""
+SERVICE = frozenset({Role.OWNER, Role.TECHNICIAN})
+"""The roles that look after the cabinets' link: they see the messages ingest refused."""
 TWO_FACTOR = "two-factor"
 """The group of accounts that must use two-factor codes."""
 NEW_PASSWORD = "new-password"
@@ -80,6 +83,11 @@ def role_of(user: UserLike) -> Role | None:
 def sees_money(user: UserLike) -> bool:
     """Whether the account may see earnings, audits of money and collections."""
     return role_of(user) in MONEY
+
+
+def sees_refused(user: UserLike) -> bool:
+    """Whether the account sees the messages ingest refused (:data:`SERVICE`)."""
+    return role_of(user) in SERVICE
 
 
 def two_factor_required(user: User) -> bool:
@@ -142,5 +150,9 @@ def signed_in(view: View) -> Checked:
 
 
 def context(request: HttpRequest) -> dict[str, object]:
-    """The templates' ``role`` and ``sees_money``."""
-    return {"role": role_of(request.user), "sees_money": sees_money(request.user)}
+    """The templates' ``role``, ``sees_money`` and ``sees_refused``."""
+    return {
+        "role": role_of(request.user),
+        "sees_money": sees_money(request.user),
+        "sees_refused": sees_refused(request.user),
+    }

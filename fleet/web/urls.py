@@ -15,6 +15,7 @@ from fleet.web import (
     documents_page,
     login,
     password,
+    refused_page,
     route_page,
     two_factor,
 )
@@ -47,6 +48,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Settings documents for the route or a location (owners).
     path("settings/", documents_page.documents_list, name="documents"),
     path("settings/<str:document>/", documents_page.document_edit, name="document_edit"),
+    # The messages ingest refused (owners and technicians).
+    path("refused/", refused_page.refused, name="refused"),
 ]
 
 handler403 = "fleet.web.login.forbidden"

@@ -13,7 +13,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 from fleet.join_file import read_join
-from fleet.wire import DOWN_FILTER
+from fleet.wire_down import DOWN_FILTER
 from tests.fleet.services import wait_for
 
 

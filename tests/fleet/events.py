@@ -18,7 +18,8 @@ EPOCH = "00000000000000e1"
 
 _TABLES = (
     "cabinets, events, progress, coverage, presence, presence_log, rollups, locations, "
-    "collections, settings_documents, champions, fleet_options"
+    "collections, settings_documents, champions, fleet_options, refused, refused_counts, "
+    "account_log"
 )
 
 

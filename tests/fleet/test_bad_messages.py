@@ -1,24 +1,24 @@
 """Bad messages from an authenticated cabinet, through the real broker, to the real
-ingest: each gets one log line, a count and a row in ``refused``; ingest stays up and
-nothing is stored."""
+ingest: each gets one log line, a row in ``refused`` and a count in ``refused_counts``
+(by cabinet and refusal); ingest stays up and nothing is stored."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from typing import Any
 
-import paho.mqtt.client as mqtt
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
-from fleet.join_file import read_join
-from fleet.wire import MAX_MESSAGE_BYTES, Batch, Event, WireError, batch_topic, parse_batch
+from fleet.wire import Batch, Event, batch_topic, parse_batch
+from fleet.wire_common import MAX_MESSAGE_BYTES, WireError
 from tests.fleet.conftest import Route
 from tests.fleet.services import wait_for
 from tests.fleet.strategies import json_values
+from tests.fleet.uplink import Uplink
 
 TOPIC = batch_topic("bar-1")
 GOOD = Batch(
@@ -63,39 +63,31 @@ payloads = (
 )
 
 
-class Publisher:
-    def __init__(self, route: Route) -> None:
-        join = read_join(route.add_cabinet("bar-1"))
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id="bar-1", protocol=MQTTProtocolVersion.MQTTv5
-        )
-        self.client.username_pw_set("bar-1", join.password)
-        self.client.tls_set_context(join.tls_context())
-        self.client.connect("localhost", route.port)
-        self.client.loop_start()
-
-    def send(self, payload: bytes) -> None:
-        self.client.publish(TOPIC, payload, qos=1).wait_for_publish(10)
-
-    def close(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
-
-
 @pytest.fixture
-def publisher(route: Route) -> Iterator[Publisher]:
+def publisher(route: Route) -> Iterator[Uplink]:
     route.broker.start()
     route.ingest.start()
-    publisher = Publisher(route)
-    yield publisher
-    publisher.close()
+    with Uplink(route.add_cabinet("bar-1"), route.port) as uplink:
+        yield uplink
 
 
 def _refused(route: Route) -> int:
-    with route.db() as conn:
-        row = conn.execute("SELECT count(*) FROM refused").fetchone()
+    with route.db() as conn:  # one statement: one snapshot of both tables
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM refused), "
+            "(SELECT coalesce(sum(count), 0) FROM refused_counts)"
+        ).fetchone()
     assert row is not None
+    assert int(row[1]) == int(row[0]), "each refused message counted once"
     return int(row[0])
+
+
+def _counts(route: Route) -> dict[tuple[str, str], tuple[int, str]]:
+    with route.db() as conn:
+        rows = conn.execute(
+            "SELECT cabinet, refusal, count, last_reason FROM refused_counts"
+        ).fetchall()
+    return {(cabinet, refusal): (count, reason) for cabinet, refusal, count, reason in rows}
 
 
 def _log_lines(route: Route) -> int:
@@ -110,7 +102,7 @@ def _log_lines(route: Route) -> int:
 @example(payload=_mutated("v", 2))  # a later wire version
 @example(payload=_mutated("v", 0))
 def test_each_bad_message_is_refused_once_and_nothing_is_stored(
-    route: Route, publisher: Publisher, payload: bytes
+    route: Route, publisher: Uplink, payload: bytes
 ) -> None:
     try:
         parse_batch(TOPIC, payload)
@@ -126,8 +118,37 @@ def test_each_bad_message_is_refused_once_and_nothing_is_stored(
     assert route.ingest.process is not None and route.ingest.process.poll() is None
 
 
-def test_after_the_bad_ones_a_good_one_is_stored(route: Route, publisher: Publisher) -> None:
+def test_after_the_bad_ones_a_good_one_is_stored(route: Route, publisher: Uplink) -> None:
     publisher.send(b"not json")
     publisher.send(GOOD.dumps())
     wait_for("the good one", lambda: route.stored("bar-1") == 1)
     assert _refused(route) == 1
+
+
+def test_refused_messages_are_counted_by_cabinet_and_refusal(
+    route: Route, publisher: Uplink
+) -> None:
+    """Each kind of refusal in a word, counted for the cabinet whose topic it came on,
+    with the last one's reason in full."""
+    claim = dataclasses.replace(GOOD, cabinet="bar-2")
+    for payload in (
+        b"not json",
+        b"[1, 2]",
+        b"x" * (MAX_MESSAGE_BYTES + 1),
+        _mutated("v", 2),
+        _mutated("event.kind", "jackpot"),
+        _mutated("event.seq", 9),
+        claim.dumps(),
+    ):
+        publisher.send(payload)
+    wait_for("seven refusals", lambda: _refused(route) == 7)
+    assert _counts(route) == {
+        ("bar-1", "not_json"): (2, "not a JSON object"),
+        ("bar-1", "oversized"): (1, f"oversized: {MAX_MESSAGE_BYTES + 1} bytes (at most 262144)"),
+        ("bar-1", "wire_version"): (1, "wire version '2' (this fleet reads 1)"),
+        ("bar-1", "malformed"): (2, "event 9 lies outside its batch 1..1"),
+        ("bar-1", "wrong_cabinet"): (1, "addressed to bar-1's topic but says it is from bar-2"),
+    }
+    publisher.send(GOOD.dumps())
+    wait_for("the good one", lambda: route.stored("bar-1") == 1)
+    assert _refused(route) == 7

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fleet import champions, store
-from fleet.wire import CHAMPION_CATEGORIES, CHAMPIONS_TOPIC, Champion, parse_champions
+from fleet.wire_down import CHAMPION_CATEGORIES, CHAMPIONS_TOPIC, Champion, parse_champions
 from tests.fleet.events import empty, put
 
 CATEGORIES = list(CHAMPION_CATEGORIES)

@@ -11,7 +11,8 @@ import pytest
 
 from fleet import documents, store
 from fleet.documents import DocumentError
-from fleet.wire import MAX_DOCUMENT_CHARS, Presence
+from fleet.wire import Presence
+from fleet.wire_down import MAX_DOCUMENT_CHARS
 from tests.fleet.events import empty, put
 
 GOOD = "[game]\nrace_window_ms = 120\n\n[cabinet.keyboard_map]\np1_slot1 = 'q'\n"

@@ -23,13 +23,7 @@ from cabinet.storage.settings_file import SettingsFileError, read_text
 from cabinet.storage.store import CabinetStore
 from fleet.broker import INGEST_USER
 from fleet.join_file import Join
-from fleet.wire import (
-    CHAMPIONS_TOPIC,
-    Champion,
-    Champions,
-    SettingsDocument,
-    settings_topic,
-)
+from fleet.wire_down import CHAMPIONS_TOPIC, Champion, Champions, SettingsDocument, settings_topic
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
 from tests.fleet.services import wait_for

@@ -9,7 +9,7 @@ import time
 
 from cabinet.halloffame.board import Candidate, Category
 from fleet import documents, store
-from fleet.wire import (
+from fleet.wire_down import (
     CHAMPIONS_TOPIC,
     parse_champions,
     parse_settings_document,

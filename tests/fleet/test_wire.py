@@ -16,19 +16,17 @@ from cabinet.storage.outbox import Kind
 from fleet.wire import (
     EVENT_KINDS,
     MAX_FAIRNESS_CASES,
-    Ack,
     Batch,
     Event,
     Presence,
-    WireError,
-    ack_topic,
     batch_topic,
-    parse_ack,
     parse_batch,
     parse_presence,
     presence_payload,
     presence_topic,
 )
+from fleet.wire_common import MAX_MESSAGE_BYTES, Refusal, WireError
+from fleet.wire_down import Ack, ack_topic, parse_ack, parse_settings_document
 from tests.fleet.strategies import json_values
 
 anything = st.binary(max_size=200) | json_values.map(lambda v: json.dumps(v).encode())
@@ -124,3 +122,38 @@ def test_a_fairness_certificate_parses_back_and_a_malformed_one_is_refused() -> 
     ):
         with pytest.raises(WireError, match="a fairness event's"):
             parse_batch(batch_topic("bar-1"), fairness_batch(bad))
+
+
+DOOR = fairness_batch({"state": "open"}).replace(b'"fairness"', b'"door"')
+
+
+@pytest.mark.parametrize(
+    ("topic", "payload", "refusal"),
+    [
+        (batch_topic("bar-1"), b"x" * (MAX_MESSAGE_BYTES + 1), Refusal.OVERSIZED),
+        (batch_topic("bar-1"), b"\xff\xfe", Refusal.NOT_JSON),
+        (batch_topic("bar-1"), b"[1]", Refusal.NOT_JSON),
+        (batch_topic("bar-1"), b'{"v": 2}', Refusal.WIRE_VERSION),
+        (batch_topic("bar-1"), b'{"v": 1}', Refusal.MALFORMED),
+        (batch_topic("bar-1"), DOOR.replace(b'"open"', b'"ajar"'), Refusal.MALFORMED),
+        ("spit/up/Bar 1/events", DOOR, Refusal.TOPIC),
+        ("spit/down/bar-1/events", DOOR, Refusal.TOPIC),
+        (presence_topic("bar-1"), DOOR, Refusal.TOPIC),
+        (batch_topic("bar-2"), DOOR, Refusal.WRONG_CABINET),
+    ],
+)
+def test_a_refused_message_says_why_in_a_word(topic: str, payload: bytes, refusal: Refusal) -> None:
+    """What the fleet counts refusals by (``refused_counts``): the kind, not the words."""
+    assert parse_batch(batch_topic("bar-1"), DOOR).events[0].kind == "door"
+    with pytest.raises(WireError) as refused:
+        parse_batch(topic, payload)
+    assert refused.value.refusal is refusal
+
+
+def test_a_down_document_on_the_wrong_topic_is_refused_as_such() -> None:
+    with pytest.raises(WireError) as refused:
+        parse_settings_document("spit/down/all/settings/bar", b"{}")
+    assert refused.value.refusal is Refusal.TOPIC
+    with pytest.raises(WireError) as refused:
+        parse_ack(b'{"v": 1, "epoch": "x", "through": 1}')
+    assert refused.value.refusal is Refusal.MALFORMED

@@ -16,7 +16,7 @@ from cabinet.storage import fleet_documents
 from cabinet.storage.setting_table import SETTINGS, in_group
 from cabinet.storage.setting_types import Setting, SettingGroup
 from cabinet.storage.store import CabinetStore
-from fleet.wire import SettingsDocument
+from fleet.wire_down import SettingsDocument
 from game.edges import Button
 from game.rules import TieRule
 from game.units import MS

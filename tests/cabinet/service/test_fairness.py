@@ -60,10 +60,8 @@ def on_run_page(cab: Cabinet) -> bool:
     return isinstance(cab.app.service and cab.app.service.page, FairnessRunPage)
 
 
-def test_the_books_certificates_newest_in_full_earlier_ones_a_row_each(
-    cabinet: Cabinet, screen: pygame.Surface
-) -> None:
-    cab = cabinet
+def books_of_three(cab: Cabinet) -> tuple[Certificate, Certificate, Certificate]:
+    """Three certificates recorded in the books: the oldest, a failed one, the newest."""
     oldest = certificate("2026-11-01T09:00:00+00:00", CaseResult(100, 100, 100))
     failed = certificate(
         "2026-12-05T10:00:00+00:00",
@@ -76,7 +74,13 @@ def test_the_books_certificates_newest_in_full_earlier_ones_a_row_each(
     )
     for cert in (oldest, failed, newest):
         fairness.record(cab.store, cert.body())
-    open_fairness(cab)
+    return oldest, failed, newest
+
+
+def check_the_books_page(
+    cab: Cabinet, oldest: Certificate, failed: Certificate, newest: Certificate
+) -> None:
+    """The page: the run rows, the newest certificate in full, the earlier ones a row each."""
     assert cab.labels() == [
         "Pairs per offset",
         "Run the test with the jig",
@@ -99,17 +103,10 @@ def test_the_books_certificates_newest_in_full_earlier_ones_a_row_each(
     assert row(cab, "Run the test with the jig").value == "about 75 s"
     assert cab.shown.notice.startswith("The jig must be set to the same pairs")
     assert "spit-cabinet fairness" in cab.shown.notice
-    # The certificate rows are read only: from the run row the cursor goes straight on to
-    # the earlier certificates.
-    cab.go_to("Run the test with the jig")
-    cab.p1(Button.SLOT2)
-    assert cab.at_cursor() == taken(failed)
-    assert (row(cab, taken(failed)).value, row(cab, taken(failed)).tone) == ("FAILED", "warn")
-    # Drawn whole: every row of the page is on the screen at once.
-    renderer = MenuRenderer(screen, font_path())
-    assert renderer.draw(cab.shown)
-    assert renderer.shown == range(len(cab.shown.rows))
-    cab.p1(Button.PILE1)  # the failed one, whole
+
+
+def check_the_failed_one_whole(cab: Cabinet, failed: Certificate) -> None:
+    """An earlier certificate, read whole on a page of its own."""
     shown = cab.shown
     assert shown.title == "Fairness certificate"
     assert [(r.label, r.value, r.tone) for r in shown.rows] == [
@@ -121,6 +118,27 @@ def test_the_books_certificates_newest_in_full_earlier_ones_a_row_each(
         ("Back", "", "normal"),
     ]
     assert shown.notice == MARK
+
+
+def test_the_books_certificates_newest_in_full_earlier_ones_a_row_each(
+    cabinet: Cabinet, screen: pygame.Surface
+) -> None:
+    cab = cabinet
+    oldest, failed, newest = books_of_three(cab)
+    open_fairness(cab)
+    check_the_books_page(cab, oldest, failed, newest)
+    # The certificate rows are read only: from the run row the cursor goes straight on to
+    # the earlier certificates.
+    cab.go_to("Run the test with the jig")
+    cab.p1(Button.SLOT2)
+    assert cab.at_cursor() == taken(failed)
+    assert (row(cab, taken(failed)).value, row(cab, taken(failed)).tone) == ("FAILED", "warn")
+    # Drawn whole: every row of the page is on the screen at once.
+    renderer = MenuRenderer(screen, font_path())
+    assert renderer.draw(cab.shown)
+    assert renderer.shown == range(len(cab.shown.rows))
+    cab.p1(Button.PILE1)  # the failed one, whole
+    check_the_failed_one_whole(cab, failed)
     cab.choose("Back")
     assert cab.shown.title == "Fairness test"
 

@@ -221,4 +221,12 @@ def _judge(backend: Any, edges: Any, judge: Any, wait_s: float) -> bool:
         print(f"spit-cabinet fairness: {exc}", file=sys.stderr)
         return False
     bar.close()
+    apart = ", ".join(f"{us} us: {median:.0f}" for us, median in judge.stamped_apart_us().items())
+    print(f"stamped apart, median µs per offset: {apart or 'no pair'}", file=sys.stderr)
+    if judge.strays:
+        print(
+            f"{judge.strays} presses belonged to no pair (another button, a press outside "
+            "the schedule or far from its pair's time)",
+            file=sys.stderr,
+        )
     return True

@@ -46,7 +46,8 @@ class FairnessJudge:
         self.first_ns: int | None = None
         """The stamp of the first press seen: pair 0's."""
         self.strays = 0
-        """Presses that belong to no pair (another button, or outside the schedule)."""
+        """Presses that belong to no pair (another button, outside the schedule, or a
+        second press of one line in one pair: a press too far from its pair's time)."""
         self._pairs: dict[int, _Pair] = {}
 
     # -- the feed's target -------------------------------------------------------------
@@ -65,7 +66,10 @@ class FairnessJudge:
             self.strays += 1
             return []
         pair = self._pairs.setdefault(k, _Pair())
-        pair.presses.setdefault(edge.player, edge.delivered(delivered_abs_ns))
+        if edge.player in pair.presses:  # a second press of one line in one pair
+            self.strays += 1
+            return []
+        pair.presses[edge.player] = edge.delivered(delivered_abs_ns)
         return []
 
     def advance(self, now_abs_ns: int) -> list[Event]:
@@ -86,6 +90,22 @@ class FairnessJudge:
             return False
         last = self.schedule.start_ms(len(self.schedule) - 1) * MS
         return now_ns >= self.first_ns + last + SETTLE_NS
+
+    def stamped_apart_us(self) -> dict[int, float]:
+        """Per offset (µs), the median gap between the stamps of its pairs' two presses
+        (µs): how far apart the jig's presses really reached the cabinet. A Pico jig's
+        are within microseconds of the offset; an emulated one's are milliseconds."""
+        schedule = self.schedule
+        out: dict[int, float] = {}
+        for c, offset in enumerate(schedule.offsets_us):
+            gaps = sorted(
+                abs(pair.presses[LINE_PLAYERS[0]].t_ns - pair.presses[LINE_PLAYERS[1]].t_ns) / 1000
+                for k in range(c * schedule.pairs, (c + 1) * schedule.pairs)
+                if (pair := self._pairs.get(k)) is not None and len(pair.presses) == 2
+            )
+            if gaps:
+                out[offset] = gaps[len(gaps) // 2]
+        return out
 
     def cases(self) -> tuple[CaseResult, ...]:
         """Each offset's pairs, judged."""

@@ -148,12 +148,18 @@ def check_table(run: Path) -> tuple[str, Checks]:
     }
 
 
-def _certificate(path: Path) -> dict[str, Any] | None:
+def _last_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object on the file's last line, if there is one."""
     try:
         body = json.loads(path.read_text(encoding="utf-8").strip().splitlines()[-1])
     except (OSError, ValueError, IndexError):
         return None
-    return body if isinstance(body, dict) and "cases" in body else None
+    return body if isinstance(body, dict) else None
+
+
+def _certificate(path: Path) -> dict[str, Any] | None:
+    body = _last_json(path)
+    return body if body is not None and "cases" in body else None
 
 
 def check_fairness(run: Path) -> tuple[dict[str, Any], Checks]:
@@ -168,6 +174,9 @@ def check_fairness(run: Path) -> tuple[dict[str, Any], Checks]:
                 f"{c['late']} late"
                 for c in body["cases"]
             }
+        jig = _last_json(run / f"jig-{name}.json")
+        if jig is not None:  # how far apart the emulated jig's writes really were
+            figures[f"{name}_written_apart_us"] = jig.get("written_apart_us")
     mark = certificates["mark"]
     at_100 = [c for c in (mark or {}).get("cases", []) if c["offset_us"] == 100]
     sweep = certificates["sweep"]

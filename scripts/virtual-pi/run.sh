@@ -167,8 +167,12 @@ UNIT_OPTIONS="--quiet --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
   -p EnvironmentFile=/run/virtual-pi.env -p BindReadOnlyPaths=/etc/virtual-pi/cpuinfo:/proc/cpuinfo
   -p RuntimeDirectory=spit-fairness -p WorkingDirectory=/run/spit-fairness
   -p Environment=LG_WD=/run/spit-fairness -p Environment=SPIT_CABINET_DATA=/var/lib/spit-cabinet"
-CABINET_FAIR="$BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms 110 --wait 120"
-JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms 110 --seed 31"
+# Pairs 250 ms apart: the judge puts a press in the pair nearest its time from pair 0's,
+# and under emulation a pair starts up to ~45 ms late and one write to a simulated line
+# takes 3 ms (up to 50): at 110 ms a press once fell into the next pair's half.
+GAP_MS=250
+CABINET_FAIR="$BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms $GAP_MS --wait 120"
+JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms $GAP_MS --seed 31"
 fairness() { # name offsets pairs: the cabinet judges while the jig presses
   local name=$1 args="--offsets $2 --pairs $3" out=/run/fair/$1
   # One line: the agent takes one command a line.

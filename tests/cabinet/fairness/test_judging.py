@@ -153,3 +153,33 @@ def test_no_press_from_the_jig_says_so() -> None:
     judge = FairnessJudge(Schedule((100,), 2, 150, 7), RULES)
     with pytest.raises(NoPressError, match="wired to player 1's and player 2's left pile"):
         run_test(feed, judge, clock, wait_first_s=3, step=lambda now: clock.advance(S))
+
+
+def test_a_press_too_far_from_its_pair_is_counted_and_its_pair_missed() -> None:
+    """A press that lands nearer the next pair's time than its own (an emulated jig's
+    write held up 80 ms, with pairs 110 ms apart): the next pair takes one press of that
+    line, the other is counted a stray, and the held-up pair misses a press."""
+    schedule = Schedule((100,), 4, 110, 7)
+    judge = FairnessJudge(schedule, RULES)
+    edges = [e for k in range(4) for e in presses(schedule, k)]
+    late_t = edges[3].t_ns + 80 * MS  # pair 1's second press, 80 ms late
+    edges[3] = Edge.press(edges[3].player, Button.PILE1, late_t).delivered(late_t)
+    feed_all(judge, edges)
+    (case,) = judge.cases()
+    assert (case.right, case.missed) == (3, 1)
+    assert judge.strays == 1
+
+
+def test_the_stamps_median_gap_per_offset() -> None:
+    """How far apart the pairs' presses were stamped, per offset: the schedule's offsets
+    when the jig keeps them, more when it does not."""
+    schedule = Schedule((100, 1000), 4, 150, 7)
+    judge = FairnessJudge(schedule, RULES)
+    edges = [e for k in range(8) for e in presses(schedule, k)]
+    slow_t = edges[1].t_ns + 2 * MS  # pair 0's second press, 2 ms after its offset
+    edges[1] = Edge.press(edges[1].player, Button.PILE1, slow_t).delivered(slow_t)
+    feed_all(judge, edges)
+    assert judge.stamped_apart_us() == {100: 100.0, 1000: 1000.0}
+    lone = FairnessJudge(schedule, RULES)
+    feed_all(lone, edges[:2])
+    assert lone.stamped_apart_us() == {100: 2100.0}

@@ -50,6 +50,7 @@ BOARD_FILES: tuple[tuple[str, str], ...] = (
     ("firmware/app.py", "firmware_bridge/firmware/app.py"),
     ("firmware/board.py", "firmware_bridge/firmware/board.py"),
     ("firmware/config.py", "firmware_bridge/firmware/config.py"),
+    ("firmware/host_input.py", "firmware_bridge/firmware/host_input.py"),
     ("firmware/outputs.py", "firmware_bridge/firmware/outputs.py"),
     ("firmware/main.py", "main.py"),
 )

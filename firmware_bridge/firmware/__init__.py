@@ -13,4 +13,4 @@ True
 #: This firmware's version, reported in HELLO_REPLY.
 FIRMWARE_VERSION = (1, 0, 0)
 
-__all__ = ["FIRMWARE_VERSION", "app", "board", "config", "outputs"]
+__all__ = ["FIRMWARE_VERSION", "app", "board", "config", "host_input", "outputs"]

@@ -9,6 +9,7 @@ import select
 
 from firmware_bridge.firmware.board import Board
 from firmware_bridge.firmware.config import CONFIG_PATH, Config, boot_config
+from firmware_bridge.firmware.host_input import read_host_bytes
 from firmware_bridge.firmware.outputs import make_output
 
 TYPE_CHECKING = False
@@ -96,16 +97,7 @@ class Firmware:
         """One turn of the loop: wait up to ``timeout_ms`` for host bytes, read what has
         arrived (at most :data:`MAX_READ`), send the replies, update the lights, feed the
         watchdog. Returns the number of bytes read."""
-        chunk = bytearray()
-        events = poller.poll(timeout_ms)
-        while events and len(chunk) < MAX_READ:
-            if not events[0][1] & select.POLLIN:
-                break
-            byte = reader.read(1)
-            if not byte:
-                break
-            chunk.extend(byte)
-            events = poller.poll(0)
+        chunk = read_host_bytes(reader, poller, timeout_ms, MAX_READ)
         now = self.clock_ms()
         if chunk:
             for reply in self.board.feed(chunk, now):

@@ -61,16 +61,7 @@ class Config:
     """The validated configuration; attributes are the :data:`DEFAULTS` keys."""
 
     def __init__(self, values: dict[str, object] | None = None) -> None:
-        merged = dict(DEFAULTS)
-        if values:
-            for key in values:
-                if key not in DEFAULTS:
-                    # Sorted: MicroPython's dicts keep no order, and the message is the same.
-                    raise ConfigError(
-                        f"unknown configuration key {key!r}; the keys are"
-                        f" {', '.join(sorted(DEFAULTS))}"
-                    )
-            merged.update(values)
+        merged = with_defaults(values, DEFAULTS)
         driver = merged["driver"]
         if driver not in DRIVERS:
             raise ConfigError(f"driver must be one of {', '.join(DRIVERS)}; got {driver!r}")
@@ -104,6 +95,25 @@ class Config:
     def light_count(self) -> int:
         """How many lights this board drives."""
         return self.pixel_count if self.driver == "ws2812" else len(self.pins)
+
+
+def with_defaults(
+    values: dict[str, object] | None, defaults: dict[str, object]
+) -> dict[str, object]:
+    """A new dict: ``defaults`` with ``values`` (a file's settings, or ``None``) over them.
+
+    Raises :class:`ConfigError` naming a key of ``values`` that is not in ``defaults`` (a
+    misspelt key's setting would silently not apply), with all the keys there are."""
+    merged = dict(defaults)
+    if values:
+        for key in values:
+            if key not in defaults:
+                # Sorted: MicroPython's dicts keep no order, and the message is the same.
+                raise ConfigError(
+                    f"unknown configuration key {key!r}; the keys are {', '.join(sorted(defaults))}"
+                )
+        merged.update(values)
+    return merged
 
 
 def _bool(value: object, key: str) -> bool:

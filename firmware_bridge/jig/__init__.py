@@ -7,7 +7,8 @@ Its modules: :mod:`.config` (``jig.json``, read with the light board's own check
 :mod:`.lines` (the open-drain outputs, the start button, the LED), :mod:`.presser` (the
 timing, free of hardware), :mod:`.app` (the loop and the USB serial commands), and
 :mod:`.fake` (hardware and a clock for the tests). ``main.py`` is the board's entry; the
-jig also needs :mod:`firmware_bridge.fairness` and :mod:`firmware_bridge.firmware.config`.
+jig also needs :mod:`firmware_bridge.fairness`, :mod:`firmware_bridge.firmware.config` and
+:mod:`firmware_bridge.firmware.host_input`.
 Every module here but the type checker's ``interfaces`` runs on MicroPython: the subset
 only. This file is copied to the board, so it imports nothing.
 

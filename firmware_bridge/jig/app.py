@@ -32,6 +32,7 @@ import gc
 import json
 import select
 
+from firmware_bridge.firmware.host_input import read_host_bytes
 from firmware_bridge.jig import JIG_VERSION
 from firmware_bridge.jig.config import CONFIG_PATH, JigConfig, boot_jig_config
 from firmware_bridge.jig.lines import Led, OpenDrainLine, StartButton
@@ -201,16 +202,7 @@ class Jig:
         them, start a run when the button has been held :data:`START_HOLD_MS`, blink the
         LED. Bytes that came while a run was pressing are dropped, unread commands with
         them: a second ``start`` typed during a run must not press again."""
-        chunk = bytearray()
-        events = poller.poll(timeout_ms)
-        while events and len(chunk) < MAX_READ:
-            if not events[0][1] & select.POLLIN:
-                break
-            byte = reader.read(1)
-            if not byte:
-                break
-            chunk.extend(byte)
-            events = poller.poll(0)
+        chunk = read_host_bytes(reader, poller, timeout_ms, MAX_READ)
         runs = self.runs
         dropped = self.feed(bytes(chunk)) if chunk else 0
         if self.runs == runs:

@@ -26,7 +26,14 @@ from firmware_bridge.fairness import (
     OFFSETS_US,
     Schedule,
 )
-from firmware_bridge.firmware.config import MAX_CONFIG_BYTES, ConfigError, _int, _ints, parse_config
+from firmware_bridge.firmware.config import (
+    MAX_CONFIG_BYTES,
+    ConfigError,
+    _int,
+    _ints,
+    parse_config,
+    with_defaults,
+)
 
 #: Where the jig looks for its configuration on the board.
 CONFIG_PATH = "jig.json"
@@ -67,15 +74,7 @@ class JigConfig:
     naming the key."""
 
     def __init__(self, values: "dict[str, object] | None" = None) -> None:
-        merged = dict(DEFAULTS)
-        if values:
-            for key in values:
-                if key not in DEFAULTS:
-                    raise ConfigError(
-                        f"unknown configuration key {key!r}; the keys are"
-                        f" {', '.join(sorted(DEFAULTS))}"
-                    )
-            merged.update(values)
+        merged = with_defaults(values, DEFAULTS)
         offsets = _ints(merged["offsets_us"], "offsets_us", 1, 20000)
         for i, offset in enumerate(offsets):
             if offset in offsets[:i]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -45,11 +46,13 @@ from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.service.draw import MenuRenderer
-from cabinet.service.menu import ServiceMenu
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
+
+if TYPE_CHECKING:
+    from cabinet.service.menu import ServiceMenu  # made when TEST first opens it
 
 
 class CabinetApp:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -15,12 +16,14 @@ from cabinet.display.lights_output import LightsOutput
 from cabinet.display.service_host import SettingsOverlay
 from cabinet.drawing.backend import DisplayBackend
 from cabinet.inputs.base import InputBackend
-from cabinet.inputs.door import DoorOpen
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.money.outputs import CoinLines
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
+
+if TYPE_CHECKING:
+    from cabinet.inputs.door import DoorOpen  # gpiozero's: the display needs it only typed
 
 
 @dataclass(frozen=True, slots=True)

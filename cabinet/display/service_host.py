@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -22,18 +23,20 @@ from cabinet.display.app_settings import AppSettings
 from cabinet.display.books import Books
 from cabinet.display.lights_output import LightsOutput
 from cabinet.inputs.base import InputBackend
-from cabinet.inputs.door import DoorOpen, no_door
 from cabinet.inputs.feed import FeedEvent
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.service.context import ServiceContext
 from cabinet.service.draw import MenuRenderer
-from cabinet.service.menu import ServiceMenu
 from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
 from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.messages import LightsContext
+
+if TYPE_CHECKING:
+    from cabinet.inputs.door import DoorOpen
+    from cabinet.service.menu import ServiceMenu
 
 log = logging.getLogger(__name__)
 
@@ -77,14 +80,8 @@ class ServiceHost:
         self._overlay = settings_overlay if settings_overlay is not None else _no_overlay
         self._input_backend = input_backend
         self.money = money
-        self.menu: ServiceMenu | None = None
-        """The service menu (with a store), open or closed."""
-        if store is not None:
-            self.menu = ServiceMenu(
-                self._context(store),
-                self._closed,
-                door_open=door_open if door_open is not None else no_door,
-            )
+        self._door_open = door_open
+        self._menu: ServiceMenu | None = None
         self.restart_needed: list[str] = []
         """Settings changed in the menu that take effect at the next start."""
         self._notices_seen = False
@@ -111,13 +108,26 @@ class ServiceHost:
     # -- the menu ----------------------------------------------------------------------
 
     @property
+    def menu(self) -> ServiceMenu | None:
+        """The service menu (with a store), open or closed. It is made, and its pages and
+        the fleet page's TLS imported (2.2 MB of the display process), the first time it
+        is asked for, TEST pressed: most runs never open it."""
+        if self._menu is None and self.store is not None:
+            from cabinet.inputs.door import no_door
+            from cabinet.service.menu import ServiceMenu
+
+            door_open = self._door_open if self._door_open is not None else no_door
+            self._menu = ServiceMenu(self._context(self.store), self._closed, door_open=door_open)
+        return self._menu
+
+    @property
     def is_open(self) -> bool:
-        return self.menu is not None and self.menu.is_open
+        return self._menu is not None and self._menu.is_open
 
     @property
     def wants_keys(self) -> bool:
         """Whether the open page reads the keyboard's keys itself (typing a value)."""
-        return self.menu is not None and self.menu.is_open and self.menu.page.wants_keys
+        return self._menu is not None and self._menu.is_open and self._menu.page.wants_keys
 
     def operator_notices(self) -> list[str]:
         """Storage problems (a database moved aside, nothing being saved) to show in
@@ -166,7 +176,7 @@ class ServiceHost:
 
     def tick(self, now: int) -> None:
         """Once a frame while the menu is open: a door shut closes it."""
-        menu = self.menu
+        menu = self._menu
         if menu is not None and menu.is_open:
             self.in_menu(lambda: menu.tick(now), now)
 
@@ -193,7 +203,7 @@ class ServiceHost:
             action()
         except Exception:
             log.exception("the service menu failed; closing it")
-            menu = self.menu
+            menu = self._menu
             if menu is not None and menu.is_open:
                 try:
                     menu.leave(now)  # saves and applies, as when the operator leaves
@@ -203,8 +213,8 @@ class ServiceHost:
 
     def leave(self, now: int) -> None:
         """Close the menu if it is open, saving what the operator changed."""
-        if self.menu is not None and self.menu.is_open:
-            self.menu.leave(now)
+        if self._menu is not None and self._menu.is_open:
+            self._menu.leave(now)
 
     def take_documents(self) -> AppSettings | None:
         """Decide the fleet's settings documents the link holds, through the store the menu

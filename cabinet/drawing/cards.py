@@ -125,6 +125,9 @@ class CardArt:
         self.keep = keep
         self._cache: dict[CardKey, pygame.Surface] = {}
         self._rank_sizes: dict[int, int] = {}
+        self._fonts: dict[int, pygame.font.Font] = {}
+        """The ranks' fonts, drawn at :data:`SUPERSAMPLE` scale (300–400 px at 1080p:
+        with the glyphs they have drawn, 1–2 MB each), kept until :meth:`release_fonts`."""
         self.hits = 0
         self.misses = 0
 
@@ -167,6 +170,17 @@ class CardArt:
         """Bytes of pictures kept (4 a pixel)."""
         return sum(s.get_width() * s.get_height() * 4 for s in self._cache.values())
 
+    def release_fonts(self) -> None:
+        """Close the ranks' fonts (every face at the layout's sizes is drawn: the renderer's
+        warm-up); a face drawn later opens them again."""
+        self._fonts.clear()
+
+    def _font(self, size: int) -> pygame.font.Font:
+        font = self._fonts.get(size)
+        if font is None:
+            font = self._fonts[size] = self.text.open_font(size)
+        return font
+
     # -- drawing at SUPERSAMPLE scale ----------------------------------------------------
 
     @staticmethod
@@ -182,12 +196,12 @@ class CardArt:
             # The font size whose capital's ink is the wanted height, whatever the font.
             target = RANK_HEIGHT * bh
             probe = 100
-            ink = self.text.font(probe).render("E", True, BLACK).get_bounding_rect().h
+            ink = self._font(probe).render("E", True, BLACK).get_bounding_rect().h
             size = max(4, round(probe * target / max(1, ink)))
-            while self.text.font(size).render("E", True, BLACK).get_bounding_rect().h < target:
+            while self._font(size).render("E", True, BLACK).get_bounding_rect().h < target:
                 size += 1
             self._rank_sizes[bh] = size
-        rendered = self.text.font(size).render(rank, True, colour)
+        rendered = self._font(size).render(rank, True, colour)
         return rendered.subsurface(rendered.get_bounding_rect()).copy()
 
     def _draw_face(self, card: Card, w: int, h: int) -> pygame.Surface:

@@ -19,15 +19,15 @@ filtering for textures drawn scaled.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 from collections.abc import MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
-from pygame._sdl2 import sdl2, video
+
+if TYPE_CHECKING:
+    from pygame._sdl2 import video
 
 #: Render drivers tried, in order: GLES 2 (the Pi's), then desktop OpenGL.
 RENDER_DRIVERS = ("opengles2", "opengl")
@@ -46,8 +46,13 @@ class GpuError(RuntimeError):
     """The GPU path failed: no GLES, the context lost, out of memory, a driver error."""
 
 
-#: What pygame raises for SDL's errors (``pygame._sdl2`` has an error type of its own).
-_SDL_ERRORS = (pygame.error, sdl2.error)
+def _sdl_errors() -> tuple[type[Exception], ...]:
+    """What pygame raises for SDL's errors (``pygame._sdl2`` has an error type of its own).
+    ``pygame._sdl2`` (and ctypes, for GL's own calls) are imported when a GPU is first
+    used, not with this module: the software backend never loads them (1.7 MB)."""
+    from pygame._sdl2 import sdl2
+
+    return (pygame.error, sdl2.error)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +124,8 @@ class Gpu:
         offscreen: bool = False,
         drivers: tuple[str, ...] = RENDER_DRIVERS,
     ) -> None:
+        from pygame._sdl2 import video
+
         self.window = window
         prepare_environment(pygame.display.get_driver().lower())
         offered = list(video.get_drivers())
@@ -136,7 +143,7 @@ class Gpu:
                 renderer = video.Renderer(
                     window, index=index, accelerated=1, vsync=vsync, target_texture=offscreen
                 )
-            except _SDL_ERRORS as exc:
+            except _sdl_errors() as exc:
                 errors.append(f"{name}: {exc}")
                 continue
             chosen = name
@@ -157,7 +164,7 @@ class Gpu:
             try:
                 self._target = video.Texture(renderer, self.size, target=True)
                 renderer.target = self._target
-            except _SDL_ERRORS as exc:
+            except _sdl_errors() as exc:
                 raise GpuError(f"cannot draw into a texture: {exc}") from exc
 
     # -- pictures -------------------------------------------------------------------
@@ -167,6 +174,8 @@ class Gpu:
     ) -> GpuTexture:
         """``surface``'s pixels as a texture, drawn blended by its alpha, or copied opaque
         (``blend=False``: the felt, the menu's canvas)."""
+        from pygame._sdl2 import video
+
         w, h = surface.get_size()
         try:
             if streaming:
@@ -175,7 +184,7 @@ class Gpu:
             else:
                 texture = video.Texture.from_surface(self._renderer, surface)
             texture.blend_mode = 1 if blend else 0  # SDL_BLENDMODE_BLEND / NONE
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot upload a {w}x{h} picture: {exc}") from exc
         self._count_upload(w, h)
         return GpuTexture(texture, (w, h))
@@ -184,7 +193,7 @@ class Gpu:
         """Replace a streaming texture's pixels with ``surface``'s (the same size)."""
         try:
             texture._texture.update(surface)
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot update a texture: {exc}") from exc
         self._count_upload(*surface.get_size())
 
@@ -213,7 +222,7 @@ class Gpu:
                 t.draw(dstrect=rect, flip_x=True, flip_y=True)
             else:
                 t.draw(dstrect=rect)
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot draw: {exc}") from exc
         self.counts.draw_calls += 1
 
@@ -222,7 +231,7 @@ class Gpu:
         try:
             self._renderer.draw_color = (*colour, 255)
             self._renderer.clear()
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot clear: {exc}") from exc
         self.counts.draw_calls += 1
 
@@ -232,7 +241,7 @@ class Gpu:
             return  # drawn into a texture: nothing to show
         try:
             self._renderer.present()
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot present: {exc}") from exc
         if self._finish is not None:
             self._finish()
@@ -250,7 +259,7 @@ class Gpu:
         """The pixels drawn so far (slow: for tests and the screen check)."""
         try:
             return self._renderer.to_surface()
-        except _SDL_ERRORS as exc:
+        except _sdl_errors() as exc:
             raise GpuError(f"cannot read the picture back: {exc}") from exc
 
     def take_counts(self) -> GpuCounts:
@@ -279,13 +288,16 @@ def open_window(
                 size = pygame.display.get_desktop_sizes()[0]
             return pygame.Window(title, size, fullscreen_desktop=True)
         return pygame.Window(title, size, hidden=hidden)
-    except _SDL_ERRORS as exc:
+    except _sdl_errors() as exc:
         raise GpuError(f"cannot open a window: {exc}") from exc
 
 
 def _gl_function(name: str) -> Any:
     """A GL entry point (it acts on the context current on this thread: the
     renderer's), from libGLESv2 or libGL; ``None`` if neither has it."""
+    import ctypes
+    import ctypes.util
+
     for library in ("GLESv2", "GL"):
         path = ctypes.util.find_library(library)
         if path is None:
@@ -299,6 +311,8 @@ def _gl_function(name: str) -> Any:
 
 def _gl_renderer() -> str:
     """GL_RENDERER of the renderer's context, or ``""`` when it cannot be read."""
+    import ctypes
+
     get_string = _gl_function("glGetString")
     if get_string is None:
         return ""

@@ -11,8 +11,9 @@ Each item comes with a :class:`Look`: the picture it shows, named by a key and d
 when a backend asks for its pixels. The software backend keeps them (drawing a frame is
 blitting them); the texture backend uploads each once and keeps only the texture
 (:mod:`cabinet.drawing.backend`). Shapes drawn here (panels, highlights, badges, light
-spots) are cached in the renderer's :class:`Shapes`, which outlives the frame, when the
-backend keeps pixels; cards and text have their own caches.
+spots) are cached in the renderer's :class:`Shapes`, which outlives the frame (until
+another screen shows), when the backend keeps pixels; cards and text have their own
+caches.
 """
 
 from __future__ import annotations
@@ -116,7 +117,8 @@ class LookCache:
 
 
 class Shapes:
-    """Drawn shapes by key; kept only when the backend keeps pixels (``keep``)."""
+    """Drawn shapes by key; kept only when the backend keeps pixels (``keep``), and only
+    those of the screen shown (:meth:`keep_only`)."""
 
     def __init__(self, *, keep: bool = True) -> None:
         self.keep = keep
@@ -133,6 +135,16 @@ class Shapes:
 
     def __len__(self) -> int:
         return len(self._kept)
+
+    def keep_only(self, keys: set[tuple[object, ...]]) -> None:
+        """Let go of every shape but those named in ``keys`` (each with its turned copies,
+        kept as ``(*key, rotation)``): the screen shown changed, and the last one's panels
+        (a game-over panel is 2.7 MB at 1080p) are drawn again if it comes back."""
+        self._kept = {
+            key: surface
+            for key, surface in self._kept.items()
+            if key in keys or (key[-1] in (90, 180, 270) and key[:-1] in keys)
+        }
 
     def pixel_bytes(self) -> int:
         """Bytes of pixels kept (4 a pixel)."""

@@ -116,6 +116,8 @@ class Renderer:
             b.intersects(r.box) for b in banners for pile in self.geometry.races for r in pile
         )
         self._paints: list[Paint] = []
+        self._screen: type[View] | None = None
+        """The kind of view the last frame showed: its shapes are kept while it shows."""
         self._full = True
         self.wake_ns: int | None = None
         """When the screen next changes by itself (animation, blinking), on the caller's
@@ -127,10 +129,11 @@ class Renderer:
         g = self.geometry
 
         def draw(rotation: int) -> pygame.Surface:
-            kept = self._felt
-            if kept is not None and kept[0] == mats:
-                return kept[1]
-            self._felt = None  # let the other felt go before painting this one
+            if self._felt is not None and self._felt[0] == mats:
+                return self._felt[1]
+            # Let the other felt go before painting this one (no name here may hold it:
+            # two felts at once are 16 MB at 1080p, the display process's peak).
+            self._felt = None
             surface = paint_background(g, mats=mats)
             if self.backend.keeps_pixels:
                 self._felt = (mats, surface)
@@ -163,6 +166,7 @@ class Renderer:
             looks.append(painter.back_look(g.card_w, g.card_h, rotation))
         looks.append(self._felts[True])
         self.backend.prepare(looks)
+        self.art.release_fonts()  # every face is drawn: the ranks' large fonts can go
 
     def _painter(self) -> Painter:
         return Painter(self.geometry, self.text, self.art, self._shapes, self._looks)
@@ -214,6 +218,10 @@ class Renderer:
         felt = self._felts[isinstance(view, TableView | AttractView)]
         paints = painter.paints
         self._paints = paints
+        if type(view) is not self._screen:
+            if self._screen is not None:  # another screen: the last one's shapes go
+                self._shapes.keep_only({look.key for _, look in paints})
+            self._screen = type(view)
         full, self._full = self._full, False
         return self.backend.frame(felt, paints, full=full)
 

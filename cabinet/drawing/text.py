@@ -18,6 +18,10 @@ Colour = tuple[int, int, int]
 
 #: How many rendered strings are kept (each a few kB to a few hundred kB).
 TEXT_CACHE_SIZE = 512
+#: How many font sizes are kept open, the most recently used: each size is a FreeType face
+#: of its own (about 180 kB, more with the glyphs it has drawn), and fitting text to a box
+#: tries sizes that are never drawn (10 s of attract at 1080p opened 31 sizes).
+FONTS_KEPT = 16
 
 
 class FontFileError(ValueError):
@@ -42,7 +46,7 @@ class TextCache:
         self.font_path = None if font_path is None else str(font_path)
         self.bold = bold
         self.keep = keep
-        self._fonts: dict[int, pygame.font.Font] = {}
+        self._fonts: OrderedDict[int, pygame.font.Font] = OrderedDict()
         self._surfaces: OrderedDict[tuple[str, int, Colour, int], pygame.Surface] = OrderedDict()
         self._fits: dict[tuple[str, int, int, int], int] = {}
         self._wraps: dict[tuple[str, int, int], tuple[str, ...]] = {}
@@ -53,17 +57,28 @@ class TextCache:
             self.font(12)  # fail now, with a clear message, not mid-game
 
     def font(self, size: int) -> pygame.font.Font:
-        """The font at ``size`` pixels."""
+        """The font at ``size`` pixels (one of the :data:`FONTS_KEPT` kept open)."""
         size = max(4, int(size))
-        font = self._fonts.get(size)
-        if font is None:
-            try:
-                font = pygame.font.Font(self.font_path, size)
-                font.size("Ag")  # some broken files load, then fail on first use
-            except (OSError, pygame.error) as exc:
-                raise FontFileError(f"cannot load font {self.font_path!r}: {exc}") from exc
-            font.bold = self.bold and self.font_path is None
-            self._fonts[size] = font
+        fonts = self._fonts
+        font = fonts.get(size)
+        if font is not None:
+            fonts.move_to_end(size)
+            return font
+        font = fonts[size] = self.open_font(size)
+        if len(fonts) > FONTS_KEPT:
+            fonts.popitem(last=False)
+        return font
+
+    def open_font(self, size: int) -> pygame.font.Font:
+        """A font of this cache's file and style at ``size`` pixels, opened afresh and not
+        kept (for one who keeps it as long as it needs it)."""
+        size = max(4, int(size))
+        try:
+            font = pygame.font.Font(self.font_path, size)
+            font.size("Ag")  # some broken files load, then fail on first use
+        except (OSError, pygame.error) as exc:
+            raise FontFileError(f"cannot load font {self.font_path!r}: {exc}") from exc
+        font.bold = self.bold and self.font_path is None
         return font
 
     def render(self, text: str, size: int, colour: Colour, rotation: int = 0) -> pygame.Surface:

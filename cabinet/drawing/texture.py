@@ -9,7 +9,9 @@ rectangle: animations change rectangles, never pixels, so steady play uploads no
 
 Pictures that last (cards, the felt, the screens' panels, the lights) are kept for as
 long as the layout; those that come and go (text, and the panels that hug it) are kept
-in a least-recently-used cache of :data:`TEXT_TEXTURES` entries.
+in a least-recently-used cache of :data:`TEXT_TEXTURES` entries. When the felt changes
+(another screen), the last screen's panels go unless this frame shows them: what the
+renderer prepared (the cards) and the felts stay for the layout.
 
 A frame whose display list equals the last one's is not drawn at all. A frame that
 changed is drawn whole, the felt first with blending off (it covers the screen), and
@@ -53,6 +55,10 @@ class TextureBackend:
         self.describe = f"texture: {gpu.info.describe()}" + (f" ({why})" if why else "")
         self.last_counts = FrameCounts()
         self._lasting: dict[tuple[object, ...], GpuTexture] = {}
+        self._kept: set[tuple[object, ...]] = set()
+        """Lasting pictures kept for the layout whatever the screen: the prepared ones
+        (the cards) and the felts."""
+        self._background: tuple[object, ...] | None = None
         self._passing: OrderedDict[tuple[object, ...], GpuTexture] = OrderedDict()
         self._last: list[DrawItem] | None = None
         self._canvas: pygame.Surface | None = None
@@ -83,6 +89,11 @@ class TextureBackend:
             return []
         self._drop_canvas()
         self.last_uploaded = []
+        if background.key != self._background:
+            if self._background is not None:
+                self._screen_changed(paints)
+            self._background = background.key
+            self._kept.add(background.key)
         gpu = self._guard(lambda: self._draw(background, paints))
         self._last = items
         counts = gpu.take_counts()
@@ -124,10 +135,20 @@ class TextureBackend:
             passing.popitem(last=False)
         return texture
 
+    def _screen_changed(self, paints: Sequence[Paint]) -> None:
+        """Another screen (the felt changed): let go of the last one's lasting pictures
+        that this frame does not show (a 1080p game-over panel is 2.7 MB the driver
+        holds); those kept for the layout stay."""
+        shown = {look.key for _, look in paints}
+        for key in [k for k in self._lasting if k not in self._kept and k not in shown]:
+            del self._lasting[key]
+
     def prepare(self, looks: Iterable[Look]) -> None:
         try:
             for look in looks:
                 self._texture(look)
+                if look.lasting:
+                    self._kept.add(look.key)
         except GpuError as exc:
             raise BackendFailed(str(exc)) from exc
         self.gpu.take_counts()
@@ -176,6 +197,8 @@ class TextureBackend:
         """Let go of every texture, then the renderer, then (``owns_window``) the window:
         in that order, as SDL needs (closing twice is no error)."""
         self._lasting.clear()
+        self._kept.clear()
+        self._background = None
         self._passing.clear()
         self._last = None
         self._drop_canvas()

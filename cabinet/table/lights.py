@@ -3,14 +3,16 @@ board's link) and which state the display's context and the running game call fo
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from cabinet.shared.light_show import game_lights, lights_for
 from cabinet.table.messages import LightsContext
 from firmware_bridge.lights import LightState
-from firmware_bridge.link import LinkHealth
 from game.live_match import LiveMatch
 from game.table_state import TableState
+
+if TYPE_CHECKING:  # the link (and pyserial) loads only with a board: --lights PORT
+    from firmware_bridge.link import LinkHealth
 
 
 class LightWriter(Protocol):

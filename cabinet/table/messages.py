@@ -19,16 +19,19 @@ from __future__ import annotations
 import pickle
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.inputs.edge_queue import RawEdge
 from cabinet.inputs.feed import FeedEvent
 from cabinet.shared.phase import Phase
 from firmware_bridge.lights import LightState
-from firmware_bridge.link import LinkHealth
 from game.edges import Edge
 from game.rules import Rules
 from game.table_state import TableState
+
+if TYPE_CHECKING:  # the link (and pyserial) loads only with a board: --lights PORT
+    from firmware_bridge.link import LinkHealth
 
 # -- commands ------------------------------------------------------------------------
 

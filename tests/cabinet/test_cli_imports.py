@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
 
@@ -120,3 +122,22 @@ def test_a_command_imports_only_its_own_module(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "usage: spit-cabinet replay [-h] [--json] file" in done.stdout
     assert sorted(m for m in modules if m in COMMAND_MODULES) == ["cabinet.commands.replay"]
+
+
+def test_run_headless_in_software_imports_no_menu_tls_or_gpu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The display process of ``run`` leaves out what a run that never opens the service
+    menu or draws with the GPU does not need: the menu's pages (and the fleet page's TLS),
+    ``pygame._sdl2`` and ctypes. Each is made or loaded when first used."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    done, modules = imported_by(
+        tmp_path, "run", "--input", "mock", "--seconds", "1", "--lights", "none",
+        "--data-dir", str(tmp_path / "data"), "--size", "640x360",
+        "--display-backend", "software",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "cabinet.display.service_host" in modules  # the run got that far
+    unneeded = ("cabinet.service.menu", "ssl", "pygame._sdl2", "ctypes")
+    assert sorted(m for m in unneeded if m in modules) == []

@@ -163,7 +163,9 @@ agent "systemctl stop spit-cabinet" --timeout 120 || fail "the unit did not stop
 # A transient unit, started over systemd's private socket: the guest has no D-Bus, which
 # 'systemd-run --wait --pipe' needs. guest_fairness.sh leaves the output and the exit
 # status in /run/fair/NAME.{json,err,rc}.
-UNIT_OPTIONS="--quiet --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
+# The judge on core 1, the jig (which busy-waits at a higher priority) on core 0: as in a
+# game, the table's core is its own.
+UNIT_OPTIONS="--quiet --collect -p User=spit -p Group=spit -p LimitRTPRIO=20 -p CPUAffinity=1
   -p EnvironmentFile=/run/virtual-pi.env -p BindReadOnlyPaths=/etc/virtual-pi/cpuinfo:/proc/cpuinfo
   -p RuntimeDirectory=spit-fairness -p WorkingDirectory=/run/spit-fairness
   -p Environment=LG_WD=/run/spit-fairness -p Environment=SPIT_CABINET_DATA=/var/lib/spit-cabinet"
@@ -172,7 +174,7 @@ UNIT_OPTIONS="--quiet --collect -p User=spit -p Group=spit -p LimitRTPRIO=20
 # takes 3 ms (up to 50): at 110 ms a press once fell into the next pair's half.
 GAP_MS=250
 CABINET_FAIR="$BIN/spit-cabinet fairness --input gpio --source virtual --json --gap-ms $GAP_MS --wait 120"
-JIG="chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms $GAP_MS --seed 31"
+JIG="taskset -c 0 chrt -f 20 $BIN/python /media/usb/virtual-pi/guest_jig.py --gap-ms $GAP_MS --seed 31"
 fairness() { # name offsets pairs: the cabinet judges while the jig presses
   local name=$1 args="--offsets $2 --pairs $3" out=/run/fair/$1
   # One line: the agent takes one command a line.

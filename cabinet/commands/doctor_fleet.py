@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import socket
 import ssl
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -113,14 +114,20 @@ def check_missing_switches(path: str | Path | None) -> Finding:
 
 def report_findings(path: str | Path | None, findings: Sequence[Finding]) -> bool:
     """Queue ``doctor``'s findings for the fleet, when the cabinet is in one; ``False``
-    when not (or when the books cannot be written now: the findings were printed)."""
+    when not (or when the books cannot be written now: the findings were printed). The
+    books are opened to write only in a fleet: opening them so may change them (an older
+    schema migrated, what could not be read replaced, a copy kept first, and said on
+    stderr), which a check must not do for nothing."""
     if not database_path(data_dir(path)).exists():
         return False
     from cabinet.storage.database import Access
     from cabinet.storage.outbox import Kind
     from cabinet.storage.problems import StorageError
+    from cabinet.storage.reports import joined
     from cabinet.storage.store import CabinetStore
 
+    if _read(path, "fleet", lambda store: joined(store.db.connection)) is not True:
+        return False
     body = {
         "findings": [
             {"check": f.name, "severity": f.severity.value, "detail": f.detail} for f in findings
@@ -131,6 +138,8 @@ def report_findings(path: str | Path | None, findings: Sequence[Finding]) -> boo
     except StorageError:
         return False
     try:
+        for problem in store.problems:
+            print(f"doctor: warning: {problem.message}", file=sys.stderr)
         return store.report(Kind.DOCTOR, body)
     except StorageError:
         return False

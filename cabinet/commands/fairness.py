@@ -8,8 +8,9 @@ how many were decided right. The certificate is kept in the books (the service m
 shows the newest) and sent to the fleet when the cabinet is in one.
 
 Run it with the cabinet stopped (``sudo systemctl stop spit-cabinet``): the cabinet
-holds the button lines while it runs. Exit statuses: 0 the certificate passed; 1 it
-failed; 2 no test could be run (no input, no press from the jig, bad options).
+holds the button lines while it runs. Exit statuses: 0 the certificate passed (and is
+kept); 1 it failed, or it could not be kept in the books (a full disk: said why); 2 no
+test could be run (no input, no press from the jig, bad options).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from cabinet.fairness.certificate import Source
     from cabinet.fairness.session import certify, judge_for
     from cabinet.storage.fairness import record
+    from cabinet.storage.problems import StorageError
     from firmware_bridge.fairness import Schedule
 
     try:
@@ -111,13 +113,19 @@ def run(args: argparse.Namespace) -> int:
         backend.close()
         print(f"spit-cabinet fairness: {store}", file=sys.stderr)
         return 2
+    for problem in store.problems:
+        print(f"spit-cabinet fairness: warning: {problem.message}", file=sys.stderr)
     try:
         source = Source.MOCK if kind == "mock" else Source(args.source)
         judge = judge_for(schedule, store.settings)
         if not _judge(backend, edges, judge, args.wait):
             return 2
         certificate = certify(judge, source)
-        queued = record(store, certificate.body())
+        try:
+            queued: bool | None = record(store, certificate.body())
+        except StorageError as exc:
+            print(f"spit-cabinet fairness: not kept in the books: {exc}", file=sys.stderr)
+            queued = None
     finally:
         backend.close()
         store.close()
@@ -125,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(certificate.body(), sort_keys=True))
     else:
         print("\n".join(certificate.lines()))
-        print("kept in the books" + (", and queued for the fleet" if queued else ""))
-    return 0 if certificate.passed else 1
+        if queued is not None:
+            print("kept in the books" + (", and queued for the fleet" if queued else ""))
+    return 0 if certificate.passed and queued is not None else 1
 
 
 def _open_input(args: argparse.Namespace) -> tuple[str, Any, Any] | str:

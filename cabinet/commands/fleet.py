@@ -48,12 +48,17 @@ def run(args: argparse.Namespace) -> int:
     return action(args)
 
 
-def _open(args: argparse.Namespace, access: Access) -> CabinetStore | None:
+def _open(args: argparse.Namespace, access: Access, *, say: bool = True) -> CabinetStore | None:
+    """The books, what opening them found said on stderr (unless not ``say``); ``None``
+    (said why) when they cannot be opened."""
     try:
-        return CabinetStore.open(data_dir(args.data_dir), access=access)
+        store = CabinetStore.open(data_dir(args.data_dir), access=access)
     except StorageError as exc:
         print(f"fleet: {exc}", file=sys.stderr)
         return None
+    for problem in store.problems if say else ():
+        print(f"fleet: warning: {problem.message}", file=sys.stderr)
+    return store
 
 
 def _join(args: argparse.Namespace) -> int:
@@ -68,6 +73,9 @@ def _join(args: argparse.Namespace) -> int:
     try:
         with store.db.transaction() as conn:
             membership.join(conn, joined)
+    except StorageError as exc:
+        print(f"fleet: {exc} (nothing was changed)", file=sys.stderr)
+        return 1
     finally:
         store.close()
     print(f"joined fleet {joined.fleet!r} as {joined.cabinet} at {joined.location}")
@@ -91,6 +99,18 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _leave(args: argparse.Namespace) -> int:
+    # Opened to write only when there is a fleet to leave: opening the books so may change
+    # them (an older schema migrated, a copy kept first), for nothing otherwise.
+    reader = _open(args, Access.READ, say=False)
+    if reader is None:
+        return 1
+    try:
+        was = read_status(reader.db.connection).join
+    finally:
+        reader.close()
+    if was is None:
+        print("fleet: the cabinet is in no fleet")
+        return 0
     store = _open(args, Access.WRITE)
     if store is None:
         return 1
@@ -98,6 +118,9 @@ def _leave(args: argparse.Namespace) -> int:
         with store.db.transaction() as conn:
             was = read_status(conn).join
             discarded = membership.leave(conn)
+    except StorageError as exc:
+        print(f"fleet: {exc} (nothing was changed)", file=sys.stderr)
+        return 1
     finally:
         store.close()
     if was is None:

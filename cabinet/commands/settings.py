@@ -1,11 +1,11 @@
 """``spit-cabinet settings show|export|import``: the operator's settings from a shell.
 
 ``export FILE.toml`` writes every setting (``-`` for standard output); ``import
-FILE.toml`` checks the whole file and then changes the settings it holds, in one
-transaction, or changes nothing and names the bad key and line. ``show`` and ``export``
-read the database without changing it (not even a damaged one). Exit 0; 2 when a file
-cannot be read or is not valid; 1 when the database cannot be read (show, export) or
-written (import: locked, read-only, damaged or another program's).
+FILE.toml`` checks the whole file, before it opens the database, and then changes the
+settings it holds, in one transaction, or changes nothing and names the bad key and line.
+``show`` and ``export`` read the database without changing it (not even a damaged one).
+Exit 0; 2 when a file cannot be read or is not valid; 1 when the database cannot be read
+(show, export) or written (import: locked, read-only, damaged or another program's).
 """
 
 from __future__ import annotations
@@ -20,7 +20,12 @@ from cabinet.storage.database import Access
 from cabinet.storage.paths import add_data_dir_option, data_dir
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import SETTINGS
-from cabinet.storage.settings_file import MAX_FILE_CHARS, SettingsFileError, export_text
+from cabinet.storage.settings_file import (
+    MAX_FILE_CHARS,
+    SettingsFileError,
+    export_text,
+    read_text,
+)
 from cabinet.storage.store import CabinetStore
 from game.values import UnreadableFileError, read_bounded
 
@@ -48,8 +53,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # show and export read the database and change nothing; import changes it or says why
-    # it cannot (never a fallback in memory that would keep nothing).
+    # it cannot (never a fallback in memory that would keep nothing). Its file is read and
+    # checked first: opening the database to write may change it (an older schema
+    # migrated, a copy kept first), which a file that cannot be imported must not do.
     access = Access.WRITE if args.action == "import" else Access.READ
+    text = None
+    if args.action == "import":
+        text = _read_file(args.file)
+        if text is None:
+            return 2
     try:
         store = CabinetStore.open(data_dir(args.data_dir), access=access)
     except StorageError as exc:
@@ -63,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
             return _show(store, as_json=args.json)
         if args.action == "export":
             return _export(store, args.file)
-        return _import(store, args.file)
+        assert text is not None
+        return _import(store, args.file, text)
     finally:
         store.close()
 
@@ -109,18 +122,29 @@ MAX_SETTINGS_FILE_BYTES = 4 * MAX_FILE_CHARS
 limit can take in UTF-8, so a file is refused unread only when it is over that anyway."""
 
 
-def _import(store: CabinetStore, path: Path) -> int:
+def _read_file(path: Path) -> str | None:
+    """The settings file's text, read and checked whole (:func:`read_text`); ``None``,
+    having said why on stderr, when it cannot be imported."""
     try:
         text = read_bounded(path, MAX_SETTINGS_FILE_BYTES).decode("utf-8")
     except OSError as exc:
         print(f"settings import: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+        return None
     except UnreadableFileError as exc:
         print(f"settings import: {exc}", file=sys.stderr)
-        return 2
+        return None
     except UnicodeDecodeError:
         print(f"settings import: {path} is not UTF-8 text", file=sys.stderr)
-        return 2
+        return None
+    try:
+        read_text(text)
+    except SettingsFileError as exc:
+        print(f"settings import: {path}: {exc} (nothing was changed)", file=sys.stderr)
+        return None
+    return text
+
+
+def _import(store: CabinetStore, path: Path, text: str) -> int:
     try:
         values, changed = store.import_settings(text)
     except SettingsFileError as exc:

@@ -232,20 +232,20 @@ def load_audits(db: Database, wall_clock: WallClock) -> tuple[Audits, list[Stora
     """Read the counters; a database without them yet starts them now (``wall_clock``)
     and writes the groups' start times. Counters this program does not know are ignored.
     A row that cannot be read (a garbled time or count) is reported, and its group starts
-    again now, or its counter at 0: every other row is kept."""
+    again now, or its counter at 0: every other row is kept. Such a row is not written
+    here: the store keeps a copy of the database before it replaces one."""
     audits = Audits(wall_clock())
     problems: list[StorageProblem] = []
     stored: dict[str, datetime] = {}
+    present: set[object] = set()
     for name, text in db.connection.execute("SELECT name, cleared_at FROM audit_groups"):
-        try:
-            cleared_at = datetime.fromisoformat(text)
-            if cleared_at.tzinfo is None:
-                raise ValueError("no time zone")
-        except (TypeError, ValueError):
+        present.add(name)
+        cleared_at = _cleared_at(text)
+        if cleared_at is None:
             problems.append(_unreadable(f"audit group {name!s:.40}'s last-cleared time"))
             continue
         stored[str(name)] = cleared_at
-    missing = [g for g in AuditGroup if g.value not in stored]
+    missing = [g for g in AuditGroup if g.value not in present]
     if missing and not db.in_memory:
         with db.transaction() as conn:
             for g in missing:
@@ -274,6 +274,17 @@ def load_audits(db: Database, wall_clock: WallClock) -> tuple[Audits, list[Stora
     return audits, problems
 
 
+def _cleared_at(text: object) -> datetime | None:
+    """A group's stored last-cleared time, or ``None`` when it cannot be read."""
+    if not isinstance(text, str):
+        return None
+    try:
+        cleared_at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return cleared_at if cleared_at.tzinfo is not None else None
+
+
 def _unreadable(what: str) -> StorageProblem:
     return StorageProblem(
         ProblemKind.UNREADABLE_DATA,
@@ -288,6 +299,19 @@ def _counted(value: object) -> bool:
 
 def _int(value: object) -> int:
     return value if isinstance(value, int) and value >= 0 else 0
+
+
+def delete_unreadable(conn: Any) -> None:
+    """Delete the rows :func:`load_audits` could not read (a count that is not a whole
+    number from 0, a time that is not one); call inside a transaction, then
+    :func:`write_audits` writes the known ones back as they were read."""
+    conn.execute(
+        "DELETE FROM audit_counters WHERE NOT (typeof(current) = 'integer' AND current >= 0 "
+        "AND typeof(lifetime) = 'integer' AND lifetime >= 0)"
+    )
+    for name, text in list(conn.execute("SELECT name, cleared_at FROM audit_groups")):
+        if _cleared_at(text) is None:
+            conn.execute("DELETE FROM audit_groups WHERE name = ?", (name,))
 
 
 def write_audits(conn: Any, audits: Audits) -> None:

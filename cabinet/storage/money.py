@@ -40,6 +40,12 @@ def load_money(db: Database) -> tuple[dict[str, int], list[StorageProblem]]:
     return rows, problems
 
 
+def delete_unreadable(conn: sqlite3.Connection) -> None:
+    """Delete the rows :func:`load_money` could not read (they read 0); call inside a
+    transaction."""
+    conn.execute("DELETE FROM money WHERE NOT (typeof(value) = 'integer' AND value >= 0)")
+
+
 def write_money(conn: sqlite3.Connection, counts: Mapping[str, int]) -> None:
     """Write every count of ``counts``; call inside a transaction."""
     conn.executemany(

@@ -1,9 +1,10 @@
 """What went wrong while opening or reading the stored data, for the screen and the log.
 
-Opening the storage never fails on bad data: a corrupt database is moved aside and a bad
-setting falls back to its default. Each such event becomes a :class:`StorageProblem`
-that the cabinet shows on screen (translated by its :attr:`~StorageProblem.kind`) and
-writes to the log (its English :attr:`~StorageProblem.message`).
+Opening the storage never fails on bad data: a corrupt database is moved aside, and a
+bad setting falls back to its default (a copy of the database kept before the setting is
+replaced in it). Each such event becomes a :class:`StorageProblem` that the cabinet shows
+on screen (translated by its :attr:`~StorageProblem.kind`) and writes to the log (its
+English :attr:`~StorageProblem.message`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ class ProblemKind(enum.Enum):
 
     DATABASE_MOVED_ASIDE = "database_moved_aside"
     """The database was corrupt or unreadable; it was renamed and a fresh one started."""
+    DATABASE_COPIED = "database_copied"
+    """The database was changed in place to be used (migrated to this program's schema,
+    or what could not be read in it replaced); a copy of it as it was is kept."""
     NOT_SAVING = "not_saving"
     """No database could be opened or created; the cabinet runs on defaults and keeps
     nothing (settings, audits and games are lost at power-off)."""
@@ -39,6 +43,8 @@ class StorageProblem:
     """The setting's name, or the database file's name."""
     moved_to: Path | None = None
     """Where a database moved aside now is."""
+    copy: Path | None = None
+    """Where the copy of a database changed in place is kept, as it was before."""
 
     def __str__(self) -> str:
         return self.message

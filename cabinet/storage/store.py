@@ -39,6 +39,7 @@ from cabinet.storage.database import (
     Access,
     WallClock,
     open_database,
+    read_into_memory,
     set_aside,
     utc_now,
 )
@@ -79,7 +80,7 @@ class CabinetStore(SettingsTransactions):
             path, access=access, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s
         )
         try:
-            return cls(db, wall_clock=wall_clock, problems=problems, synced=synced)
+            store = cls(db, wall_clock=wall_clock, problems=problems, synced=synced)
         except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as exc:
             # Rows it cannot read even one by one: the file is damaged past that.
             db.close()
@@ -88,6 +89,18 @@ class CabinetStore(SettingsTransactions):
                 raise StorageError(f"{path} is {reason}") from exc
             db, more = set_aside(path, reason, wall_clock=wall_clock, busy_timeout_s=busy_timeout_s)
             return cls(db, wall_clock=wall_clock, problems=[*problems, *more], synced=synced)
+        if store.unread and not db.in_memory:
+            # Rows it could not read, which its writes would replace: a copy first.
+            try:
+                store.problems.append(store.replace_unread())
+            except StorageError as exc:
+                db.close()
+                why = f"{path.name} holds data the cabinet cannot read, and {exc}"
+                if access is not Access.RUN:
+                    raise StorageError(f"{path}: {why}: nothing was changed") from exc
+                db, more = read_into_memory(path, why, busy_timeout_s=busy_timeout_s)
+                return cls(db, wall_clock=wall_clock, problems=[*problems, *more], synced=synced)
+        return store
 
     @property
     def saving(self) -> bool:

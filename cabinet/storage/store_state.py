@@ -10,20 +10,26 @@ A store's transactions are in :mod:`cabinet.storage.store` and, for the settings
 from __future__ import annotations
 
 import copy
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 
 from cabinet.halloffame.board import FameBoard
+from cabinet.storage import audits as audit_rows
 from cabinet.storage import fame, outbox, reports
+from cabinet.storage import money as money_rows
 from cabinet.storage.audits import Audits, load_audits, write_audits
 from cabinet.storage.database import Database, WallClock, utc_now
+from cabinet.storage.files import copy_aside
 from cabinet.storage.money import load_money
 from cabinet.storage.outbox import clock_synced
-from cabinet.storage.problems import StorageProblem
+from cabinet.storage.problems import ProblemKind, StorageError, StorageProblem
 from cabinet.storage.records import RecordStore
 from cabinet.storage.setting_table import HALL_OF_FAME_SIZE
-from cabinet.storage.settings import Settings, load_settings
+from cabinet.storage.settings import Settings, load_settings, write_settings
 from game.units import MS
+
+log = logging.getLogger("cabinet.storage")
 
 
 class StoreState:
@@ -64,10 +70,49 @@ class StoreState:
             *fame_problems,
         ]
         """What went wrong opening the data, for the screen; already logged."""
+        self.unread = bool(audit_problems or money_problems) or any(
+            p.kind is ProblemKind.SETTING_REPLACED for p in setting_problems
+        )
+        """Whether the database holds rows that could not be read and that the store's
+        writes would replace (settings, audits, money counts): :meth:`replace_unread`
+        does, keeping a copy first."""
         self.silence: dict[str, int] = reports.silence(db.connection)
         """Each button's count of games silent while its neighbours were pressed
         (:mod:`cabinet.inputs.missing_switch`), as last committed."""
         self._uptime_mark_ns: int | None = None
+
+    def replace_unread(self) -> StorageProblem:
+        """Keep a copy of the database file, then replace in it what could not be read with
+        what the store uses (a setting's default, a count of 0, a group started now), in
+        one transaction, so that nothing is changed in place without a copy kept. Returns
+        the problem that says where the copy is; raises
+        :class:`~cabinet.storage.problems.StorageError` (nothing changed) when no copy can
+        be kept or nothing written."""
+        path = self.db.path
+        if path is None:
+            raise StorageError("the database is in memory: nothing to replace")
+        try:
+            copy = copy_aside(self.db.connection, path, self._wall_clock())
+        except OSError as exc:
+            raise StorageError(f"no copy of it can be kept ({exc.strerror or exc})") from exc
+        try:
+            with self.db.transaction() as conn:
+                write_settings(conn, self.settings)
+                audit_rows.delete_unreadable(conn)
+                write_audits(conn, self.audits)
+                money_rows.delete_unreadable(conn)
+        except StorageError as exc:
+            raise StorageError(f"{exc} (a copy of it is kept at {copy.name})") from exc
+        self.unread = False
+        problem = StorageProblem(
+            ProblemKind.DATABASE_COPIED,
+            f"what the database {path.name} held that could not be read was replaced, as "
+            f"said; a copy of it as it was is kept at {copy.name}",
+            subject=path.name,
+            copy=copy,
+        )
+        log.warning("%s", problem.message)
+        return problem
 
     # -- what the transactions share ---------------------------------------------------
 

@@ -175,6 +175,7 @@ def test_garbled_rows_are_reported_one_by_one_and_the_rest_kept(tmp_path: Path) 
     try:
         kinds = sorted(p.kind.value for p in store.problems)
         assert kinds == [
+            "database_copied",  # kept before any of it is replaced
             "setting_replaced",  # best_of: not JSON
             "setting_replaced",  # language: not text
             "unknown_setting",  # a name that is not text
@@ -321,7 +322,9 @@ def test_an_unwritable_empty_data_directory_reports_no_moved_database(
     data = tmp_path / "data"
     data.mkdir()
     read_only(data)
-    assert main(["settings", "import", "/dev/null", "--data-dir", str(data)]) == 1
+    settings_file = tmp_path / "volume.toml"
+    settings_file.write_text("[cabinet]\nvolume = 80\n", encoding="utf-8")
+    assert main(["settings", "import", str(settings_file), "--data-dir", str(data)]) == 1
     err = capsys.readouterr().err
     assert "moved aside" not in err and "cannot be created" in err
     store = CabinetStore.open(data)

@@ -3,6 +3,7 @@ default (with a warning naming it) when the stored value is bad."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -319,13 +320,21 @@ def test_a_bad_stored_value_falls_back_to_its_default_with_a_warning(
     first.save_settings()
     with sqlite3.connect(database_path(data_dir)) as conn:
         conn.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, stored))
+    with contextlib.closing(sqlite3.connect(database_path(data_dir))) as conn:
+        before = list(conn.iterdump())
     again = open_store()
     declared = BY_NAME[name]
     assert again.settings[name] == declared.default
-    (problem,) = again.problems
+    problem, copied = again.problems
     assert problem.kind is ProblemKind.SETTING_REPLACED and problem.subject == name
     assert name in problem.message and "default" in problem.message
     assert problem.message in caplog.text
+    # Replaced in the file too, once a copy of it as it was is kept, and said where.
+    assert copied.kind is ProblemKind.DATABASE_COPIED and copied.copy is not None
+    with contextlib.closing(sqlite3.connect(copied.copy)) as conn:
+        assert list(conn.iterdump()) == before
+    assert copied.copy.name in copied.message
+    assert open_store().problems == []
     if name != "cpu_level":
         assert again.settings.get(CPU_LEVEL) == 1  # the others are kept
 

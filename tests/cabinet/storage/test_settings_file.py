@@ -171,7 +171,9 @@ def test_a_corrupt_database_is_reported_by_the_command_and_left_as_it_is(
     data.mkdir()
     damaged = b"not a database at all" * 100
     database_path(data).write_bytes(damaged)
-    for action in (["show"], ["export", "-"], ["import", str(tmp_path / "none.toml")]):
+    settings_file = tmp_path / "volume.toml"
+    settings_file.write_text("[cabinet]\nvolume = 80\n", encoding="utf-8")
+    for action in (["show"], ["export", "-"], ["import", str(settings_file)]):
         assert main(["settings", *action, "--data-dir", str(data)]) == 1
         err = capsys.readouterr().err
         assert err.startswith(f"settings {action[0]}: ") and err.count("\n") == 1

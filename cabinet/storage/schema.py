@@ -1,6 +1,6 @@
 """The cabinet database's schema: the mark that says a file is the cabinet's, the
 migrations that build its tables step by step, and the checks that a file's schema is
-one this program can use (:mod:`cabinet.storage.database` opens files with them)."""
+one this program can use (:mod:`cabinet.storage.opening` opens files with them)."""
 
 from __future__ import annotations
 

@@ -34,16 +34,10 @@ from cabinet.halloffame.places import StoredPlace
 from cabinet.inputs.missing_switch import missing
 from cabinet.storage import fame, reports
 from cabinet.storage.audits import AuditGroup, MoneyCounts, check_seats, flat_counts, write_audits
-from cabinet.storage.database import (
-    BUSY_TIMEOUT_S,
-    Access,
-    WallClock,
-    open_database,
-    read_into_memory,
-    set_aside,
-    utc_now,
-)
+from cabinet.storage.database import BUSY_TIMEOUT_S, Access, WallClock, utc_now
+from cabinet.storage.fallbacks import read_into_memory, set_aside
 from cabinet.storage.money import write_money
+from cabinet.storage.opening import open_database
 from cabinet.storage.outbox import Kind, clock_synced
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import StorageError

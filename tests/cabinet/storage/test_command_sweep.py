@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .command_sweep import DAMAGES, report, sweep
+from .command_sweep import report, sweep
+from .sweep_cases import DAMAGES
 
 #: The damage each command meets here: every kind that once changed data or crashed one.
 DAMAGE = (

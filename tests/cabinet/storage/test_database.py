@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cabinet.storage.database import MIGRATIONS, SCHEMA_VERSION, migrate, open_database
+from cabinet.storage.database import MIGRATIONS, SCHEMA_VERSION, migrate
+from cabinet.storage.opening import open_database
 from cabinet.storage.paths import database_path
 from cabinet.storage.problems import DatabaseBusyError, ProblemKind
 from cabinet.storage.schema import READERS_TABLE, readable_from

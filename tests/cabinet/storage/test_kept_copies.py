@@ -33,19 +33,17 @@ from cabinet.storage.setting_table import RECORDS_KEPT, VOLUME
 from cabinet.storage.store import CabinetStore
 from tests.cabinet.clocks import WallClock
 
-from .command_sweep import (
-    DAMAGES,
+from .sweep_cases import DAMAGES, write_inputs
+from .sweep_damages import (
     Case,
     cabinet_database,
-    held,
     older_schema,
-    read_only_file,
     scribbled_audit_time,
     scribbled_setting,
-    snapshot,
     strangers_in_rollback_mode,
-    write_inputs,
 )
+from .sweep_judge import held, snapshot
+from .sweep_machine_damages import read_only_file
 
 ROOT = Path(__file__).resolve().parents[3]
 from_before_the_mark = DAMAGES["from before the mark"]

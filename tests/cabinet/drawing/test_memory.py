@@ -16,28 +16,13 @@ from cabinet.drawing.cards import CardArt
 from cabinet.drawing.geometry import Orientation, TableGeometry
 from cabinet.drawing.renderer import Renderer
 from cabinet.drawing.text import FONTS_KEPT, TextCache
-from cabinet.drawing.views import GameOverView, PlayerSummary, PlayerTable, TableView
 from cabinet.i18n import font_path
 from game.cards import Card
+from tests.cabinet.drawing.sample_views import OVER, TABLE
 
 from .conftest import MS
 
 MakeRenderer = Callable[..., Renderer]
-
-TABLE = TableView(
-    (
-        PlayerTable("P1", tuple(Card.parse(c) for c in ("AS", "2H", "3D", "4C")), 10),
-        PlayerTable("P2", tuple(Card.parse(c) for c in ("5S", "6H", "7D", "8C")), 9),
-    ),
-    (Card.parse("9S"), Card.parse("TH")),
-    (3, 4),
-    "STUCK",
-)
-OVER = GameOverView(
-    "PLAYER 2 WINS!",
-    (PlayerSummary("PLAYER 1", ("Cards left: 3",)), PlayerSummary("PLAYER 2", ("Plays: 44",))),
-    match_line="Match: 1 – 1",
-)
 
 
 def screen_bytes(renderer: Renderer) -> bytes:

@@ -14,26 +14,10 @@ from cabinet.drawing.geometry import Orientation
 from cabinet.drawing.gpu import GpuTexture
 from cabinet.drawing.renderer import Renderer
 from cabinet.drawing.texture import TextureBackend
-from cabinet.drawing.views import GameOverView, PlayerSummary, PlayerTable, TableView
 from cabinet.i18n import font_path
-from game.cards import Card
 from game.units import MS
+from tests.cabinet.drawing.sample_views import OVER, TABLE
 from tests.cabinet.drawing_gpu.conftest import MakeTexture
-
-TABLE = TableView(
-    (
-        PlayerTable("P1", tuple(Card.parse(c) for c in ("AS", "2H", "3D", "4C")), 10),
-        PlayerTable("P2", tuple(Card.parse(c) for c in ("5S", "6H", "7D", "8C")), 9),
-    ),
-    (Card.parse("9S"), Card.parse("TH")),
-    (3, 4),
-    "STUCK",
-)
-OVER = GameOverView(
-    "PLAYER 2 WINS!",
-    (PlayerSummary("PLAYER 1", ("Cards left: 3",)), PlayerSummary("PLAYER 2", ("Plays: 44",))),
-    match_line="Match: 1 – 1",
-)
 
 
 def test_every_picture_is_let_go_once_it_is_a_texture(

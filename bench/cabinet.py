@@ -47,6 +47,7 @@ import pygame
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.engine import machine
+from bench.gc_pauses import GcPauses
 from bench.processes import cabinet_figures
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
@@ -140,28 +141,33 @@ def frame_times(seconds: float) -> dict[str, dict[str, float]]:
     uploads: list[float] = []
     calls: list[float] = []
     cpu: list[float] = []
+    quiet_play: list[float] = []
     frames = int(seconds * 60)
-    for phase in ("attract", "play"):
-        if phase == "play":
-            edges.put(RawEdge(Control(0, Button.SLOT1), True, now[0]))
-            edges.put(RawEdge(Control(0, Button.SLOT1), False, now[0] + 50_000_000))
-        done = 0
-        while done < frames:
-            now[0] += FRAME_NS
-            person.act(now[0])
-            t0 = time.perf_counter()
-            c0 = time.thread_time()
-            app.present(app.step(now[0]))
-            c1 = time.thread_time()
-            spent = (time.perf_counter() - t0) * 1000
-            if phase == "attract" or app.flow.phase is Phase.PLAY:
-                results[phase].append(spent)
-                done += 1
-                if phase == "play" and done > 60:  # after the first second of play
-                    counts = app.output.last_counts
-                    uploads.append(counts.uploaded_bytes)
-                    calls.append(counts.draw_calls)
-                    cpu.append((c1 - c0) * 1000)
+    with GcPauses() as pauses:
+        for phase in ("attract", "play"):
+            if phase == "play":
+                edges.put(RawEdge(Control(0, Button.SLOT1), True, now[0]))
+                edges.put(RawEdge(Control(0, Button.SLOT1), False, now[0] + 50_000_000))
+            done = 0
+            while done < frames:
+                now[0] += FRAME_NS
+                person.act(now[0])
+                t0 = time.perf_counter()
+                c0 = time.thread_time()
+                collected = pauses.total
+                app.present(app.step(now[0]))
+                c1 = time.thread_time()
+                spent = (time.perf_counter() - t0) * 1000
+                if phase == "attract" or app.flow.phase is Phase.PLAY:
+                    results[phase].append(spent)
+                    done += 1
+                    if phase == "play" and pauses.total == collected:
+                        quiet_play.append(spent)
+                    if phase == "play" and done > 60:  # after the first second of play
+                        counts = app.output.last_counts
+                        uploads.append(counts.uploaded_bytes)
+                        calls.append(counts.draw_calls)
+                        cpu.append((c1 - c0) * 1000)
     pygame.display.quit()
     out: dict[str, object] = {"frame_ms": {k: summary(v) for k, v in results.items()}}
     out["uploaded_bytes_per_frame"] = {
@@ -169,6 +175,10 @@ def frame_times(seconds: float) -> dict[str, dict[str, float]]:
         "p99": percentile(uploads, 0.99),
     }
     out["draw_calls_per_frame"] = {"p99": percentile(calls, 0.99)}
+    # The collector's share of the frames' tails: its pauses in attract and play, and the
+    # play frames in which it did not run.
+    out["gc"] = pauses.figures()
+    out["play_frame_ms_without_gc"] = summary(quiet_play)
     out["main_thread_cpu_ms"] = {
         "median": round(statistics.median(cpu), 3),
         "p99": round(percentile(cpu, 0.99), 3),

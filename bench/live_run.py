@@ -56,6 +56,10 @@ class RunFigures:
     late_in_stalls: int
     """The late edges a stall explains: their press-to-delivery span meets a stall widened
     by the race window on both sides."""
+    late_sent_late: int
+    """The late edges the presser itself sent more than a race window late."""
+    late_unexplained: int
+    """The late edges neither a stall nor the presser's own lateness explains."""
     stalls: list[tuple[int, int]]
     """The stall monitor's stalls, each ``(due, woke)`` on CLOCK_MONOTONIC."""
     games: int
@@ -333,16 +337,25 @@ class LiveRun:
         explained = in_stalls(late_spans, stalls, self.rules.race_window_ns)
         display = self.screen.describe
         _, said = presser.communicate()
+        lateness = json.loads(said.strip().splitlines()[-1])
+        # The edges the presser itself sent more than a race window late: late whatever
+        # the table does (a kernel stamps an edge when it happens and is never late).
+        sent_late = set(lateness.pop("beyond_window_due_ns"))
         return RunFigures(
             display=display,
             table=table,
             late_in_stalls=min(table.late_edges, explained),
+            late_sent_late=sum(t in sent_late for t, _ in late_spans),
+            late_unexplained=sum(
+                t not in sent_late and not in_stalls([(t, d)], stalls, self.rules.race_window_ns)
+                for t, d in late_spans
+            ),
             stalls=stalls,
             games=len(self.matches),
             frames=self.frames,
             photon_ns=self.photon_ns,
             draw_ns=self.draw_ns,
-            presser_lateness=json.loads(said.strip().splitlines()[-1]),
+            presser_lateness=lateness,
         )
 
     def table_measurements(self) -> Measurements:

@@ -86,8 +86,9 @@ def presser(sock: str, edges: int, seed: int, window_ns: int) -> None:
     with contextlib.suppress(PermissionError, OSError, AttributeError):
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     # An edge sent more than a race window late is late whatever the table does.
-    beyond = sum(late > window_ns for late in LATENESS)
-    print(json.dumps({**percentiles(LATENESS), "beyond_window": beyond}), file=sys.stderr)
+    beyond = [due for due, late in zip(DUE, LATENESS, strict=True) if late > window_ns]
+    said = {**percentiles(LATENESS), "beyond_window": len(beyond), "beyond_window_due_ns": beyond}
+    print(json.dumps(said), file=sys.stderr)
 
 
 def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
@@ -96,11 +97,14 @@ def _send_at(sender: Any, control: Any, pressed: bool, due: int) -> None:
         time.sleep(left / 1e9)  # a real-time thread's timer has no slack: no spinning
     sender.send(control, pressed, due)
     LATENESS.append(time.monotonic_ns() - due)
+    DUE.append(due)
 
 
 LATENESS: list[int] = []
 """How late the presser sent each edge (ns): the part of the delivery delay that is the
 stand-in kernel's, not the table's."""
+DUE: list[int] = []
+"""When each edge was due (its ``t_ns``), in the order of :data:`LATENESS`."""
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -30,7 +30,9 @@ Prints JSON.
   time and notes every wake-up more than ``--stall-ms`` late as a stall (``stalls``:
   how many, the longest in ms); ``late_edges_outside_stalls`` counts the late edges
   whose press-to-delivery span meets no stall widened by the race window on both sides:
-  those the machine's stalls do not explain.
+  those the machine's stalls do not explain; ``late_edges_sent_late`` those the presser
+  itself sent more than a race window late (late whatever the table does), and
+  ``late_edges_unexplained`` those neither explains.
 - ``cabinet``: ``spit-cabinet run`` as installed, headless: start to the first attract
   frame, CPU in attract and resident memory, both processes together.
 
@@ -103,6 +105,8 @@ def live_run(
         "edges": table.edges,
         "late_edges": table.late_edges,
         "late_edges_outside_stalls": table.late_edges - run.late_in_stalls,
+        "late_edges_sent_late": run.late_sent_late,
+        "late_edges_unexplained": run.late_unexplained,
         "stalls": {
             "count": len(run.stalls),
             "longest_ms": round(max((woke - due for due, woke in run.stalls), default=0) / MS, 3),

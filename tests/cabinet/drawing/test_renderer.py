@@ -23,7 +23,6 @@ from cabinet.drawing.views import (
     JoinPlayer,
     JoinView,
     PlayerSummary,
-    PlayerTable,
     TableView,
     table_view,
 )
@@ -34,6 +33,7 @@ from game.record import MatchRecord
 from game.table_state import TableState
 
 from .conftest import LABELS, MS, RESOLUTIONS
+from .sample_views import TABLE
 
 MakeRenderer = Callable[..., Renderer]
 SCREENS = [(size, o) for size in RESOLUTIONS for o in Orientation]
@@ -354,16 +354,7 @@ def test_warm_draws_every_face_once(make_renderer: MakeRenderer) -> None:
     # Two rotations; faces and the empty outline at the slots' and the piles' size, the
     # back at the slots'.
     assert misses == 2 * (2 * (52 + 1) + 1)
-    view = TableView(
-        (
-            PlayerTable("P1", tuple(Card.parse(c) for c in ("AS", "2H", "3D", "4C")), 10),
-            PlayerTable("P2", tuple(Card.parse(c) for c in ("5S", "6H", "7D", "8C")), 9),
-        ),
-        (Card.parse("9S"), Card.parse("TH")),
-        (3, 4),
-        "STUCK",
-    )
-    renderer.draw(view, 0)
+    renderer.draw(TABLE, 0)
     assert renderer.art.misses == misses and renderer.art.hits >= 12
 
 

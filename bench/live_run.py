@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from board_sim import ROOT, simulated_board
+from edge_path import edge_paths
 from race_display import open_renderers
 from stalls import in_stalls, start_stall_monitor, stop_stall_monitor
 
@@ -66,10 +67,17 @@ class RunFigures:
     frames: int
     photon_ns: list[int]
     """Press ``t_ns`` → the end of the present of the first frame showing its decision."""
+    photon_parts_ns: dict[str, list[int]]
+    """The same, per press, in three parts: ``decision`` (press → the table decided),
+    ``to_display`` (→ the display took the decision in: the report's way, and the wait for
+    the display's loop, drawing a frame or keeping the frames' least gap) and ``drawing``
+    (→ the end of the present)."""
     draw_ns: list[int]
     """How long each frame's drawing and present took."""
     presser_lateness: dict[str, Any]
     """How late the presser sent its edges: its percentiles (ms) and ``beyond_window``."""
+    edge_path: dict[str, Any]
+    """Where the edges' delay arose, stage by stage (:func:`edge_path.edge_paths`)."""
 
 
 def measure(
@@ -84,14 +92,17 @@ def measure(
         port = cleanup.enter_context(simulated_board())
         start_busy(cleanup)
         decided_at: dict[int, int] = {}
+        trace: list[tuple[int, int, int]] = []
         table: Table
         link: LightLink | None = None
         if design == "process":
             table = start_table_process(sock, port, cleanup)
+            note_decisions(table, decided_at)
         else:
-            table, link = start_thread_table(sock, port, decided_at, cleanup)
+            table, link = start_thread_table(sock, port, decided_at, trace, cleanup)
         renderers = open_renderers(backend, k, cleanup)
         run = LiveRun(design, table, link, decided_at, renderers, rules, seed)
+        run.trace = trace
         gc.collect()
         gc.freeze()  # as the cabinet does once it has started: start-up objects never scanned
         run.new_game()
@@ -147,12 +158,33 @@ def start_table_process(sock: str, port: str, cleanup: contextlib.ExitStack) -> 
     return table
 
 
+def note_decisions(table: RemoteTable, decided_at: dict[int, int]) -> None:
+    """Have ``table`` note in ``decided_at`` when the table process decided each batch it
+    hands over (by the batch's ``id``), from the reports' ``decided_ns``."""
+    from cabinet.table.messages import Decided
+
+    take = table._take
+
+    def taking(report: Any, out: list[Any]) -> None:
+        before = len(out)
+        take(report, out)
+        if isinstance(report, Decided) and len(out) > before:
+            decided_at[id(out[-1])] = report.decided_ns
+
+    table._take = taking  # type: ignore[method-assign]
+
+
 def start_thread_table(
-    sock: str, port: str, decided_at: dict[int, int], cleanup: contextlib.ExitStack
+    sock: str,
+    port: str,
+    decided_at: dict[int, int],
+    trace: list[tuple[int, int, int]],
+    cleanup: contextlib.ExitStack,
 ) -> tuple[LocalTable, LightLink]:
     """The thread design: the referee on a thread of this process, on mock pins that take
-    presses from ``sock``, noting in ``decided_at`` when it decided each batch (by the
-    batch's ``id``); and this process's link to the LED board on ``port``."""
+    presses from ``sock`` (each press's way through the channel noted in ``trace``),
+    noting in ``decided_at`` when it decided each batch (by the batch's ``id``); and this
+    process's link to the LED board on ``port``."""
     from cabinet.inputs.mock import MockInput
     from cabinet.inputs.press_channel import PressChannel
     from cabinet.table.local import LocalTable
@@ -161,7 +193,7 @@ def start_thread_table(
     queue_ = EdgeQueue()
     mock = MockInput(queue_)
     mock.open()
-    channel = PressChannel(Path(sock), mock).start()
+    channel = PressChannel(Path(sock), mock, trace).start()
     cleanup.callback(channel.close)
     cleanup.callback(mock.close)
     table = LocalTable(queue_)
@@ -229,13 +261,21 @@ class LiveRun:
         self.match: Any = None
         self.shown: Any = None
         """The lights last sent to the board (the thread design)."""
-        self.waiting: list[int] = []
-        """Press times decided, not yet on screen."""
+        self.waiting: list[tuple[int, int, int]] = []
+        """Presses decided, not yet on screen: when each happened, was decided and was
+        taken in by the display."""
         self.frames = 0
         self.decision_ns: list[int] = []
         self.led_ns: list[int] = []
         self.photon_ns: list[int] = []
+        self.photon_parts_ns: dict[str, list[int]] = {
+            "decision": [],
+            "to_display": [],
+            "drawing": [],
+        }
         self.draw_ns: list[int] = []
+        self.trace: list[tuple[int, int, int]] = []
+        """The thread design's press channel's stamps (the table process keeps its own)."""
 
     def new_game(self) -> None:
         """The next game (seeded by its number), on the table; in the thread design the
@@ -285,7 +325,7 @@ class LiveRun:
                 renderer.feed(game_events)
             for e in batch:
                 if isinstance(e, Selected | Played | Rejected):
-                    self.waiting.append(start + e.t_ns)
+                    self.waiting.append((start + e.t_ns, decided, now))
                     if self.design == "thread":
                         self.decision_ns.append(decided - (start + e.t_ns))
             if self.design == "thread" and any(isinstance(e, Event) for e in batch) and self.link:
@@ -319,7 +359,12 @@ class LiveRun:
         self.frames += 1
         shown_at = time.monotonic_ns()
         self.draw_ns.append(shown_at - drawing)
-        self.photon_ns.extend(shown_at - t for t in self.waiting)
+        parts = self.photon_parts_ns
+        for t, decided, taken in self.waiting:
+            self.photon_ns.append(shown_at - t)
+            parts["decision"].append(decided - t)
+            parts["to_display"].append(taken - decided)
+            parts["drawing"].append(shown_at - taken)
         self.waiting.clear()
         return shown_at
 
@@ -341,6 +386,13 @@ class LiveRun:
         # The edges the presser itself sent more than a race window late: late whatever
         # the table does (a kernel stamps an edge when it happens and is never late).
         sent_late = set(lateness.pop("beyond_window_due_ns"))
+        path = edge_paths(
+            late_spans,
+            table.path_ns or self.trace,
+            dict(table.deliveries_ns),
+            dict(lateness.pop("sent_late_ns")),
+            table.steps_ns,
+        )
         return RunFigures(
             display=display,
             table=table,
@@ -354,8 +406,10 @@ class LiveRun:
             games=len(self.matches),
             frames=self.frames,
             photon_ns=self.photon_ns,
+            photon_parts_ns=self.photon_parts_ns,
             draw_ns=self.draw_ns,
             presser_lateness=lateness,
+            edge_path=path,
         )
 
     def table_measurements(self) -> Measurements:
@@ -372,7 +426,11 @@ class LiveRun:
         return Measurements(
             decision_ns=self.decision_ns,
             led_ns=self.led_ns,
-            delivery_ns=[e.delivered_ns - e.t_ns for s in stats for e in s.edge_log],
+            deliveries_ns=[
+                (x.start_abs_ns + e.t_ns, x.start_abs_ns + e.delivered_ns)
+                for x in self.matches
+                for e in x.referee.stats.edge_log
+            ],
             edges=sum(len(s.edge_log) for s in stats),
             late_edges=sum(s.late_edges for s in stats),
         )

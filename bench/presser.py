@@ -33,6 +33,8 @@ CONTROLS = {
 }
 """The twelve player buttons: each player's slots (``False``) and piles (``True``)."""
 
+LISTED_NS = MS // 10
+"""An edge sent later than this is listed with its lateness (``sent_late_ns``)."""
 HOLD_NS = (15 * MS, 40 * MS)
 """How long a press is held: a quick tap (a finger cannot do much under 15 ms)."""
 REPRESS_NS = 20 * MS
@@ -87,7 +89,14 @@ def presser(sock: str, edges: int, seed: int, window_ns: int) -> None:
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     # An edge sent more than a race window late is late whatever the table does.
     beyond = [due for due, late in zip(DUE, LATENESS, strict=True) if late > window_ns]
-    said = {**percentiles(LATENESS), "beyond_window": len(beyond), "beyond_window_due_ns": beyond}
+    # Where a late edge lost its time starts with how late it was sent.
+    listed = [[due, late] for due, late in zip(DUE, LATENESS, strict=True) if late > LISTED_NS]
+    said = {
+        **percentiles(LATENESS),
+        "beyond_window": len(beyond),
+        "beyond_window_due_ns": beyond,
+        "sent_late_ns": listed,
+    }
     print(json.dumps(said), file=sys.stderr)
 
 

@@ -32,7 +32,12 @@ Prints JSON.
   whose press-to-delivery span meets no stall widened by the race window on both sides:
   those the machine's stalls do not explain; ``late_edges_sent_late`` those the presser
   itself sent more than a race window late (late whatever the table does), and
-  ``late_edges_unexplained`` those neither explains.
+  ``late_edges_unexplained`` those neither explains. ``edge_path`` (:mod:`edge_path`)
+  splits every edge's way into its stages (sent late, to the table's
+  press channel, through the pins, to the referee) and says for each late edge which one
+  held it; ``photon_parts_ms`` splits press → photon into the decision, the way to the
+  display (the report, and the display's loop busy or keeping the frames' least gap) and
+  the drawing.
 - ``cabinet``: ``spit-cabinet run`` as installed, headless: start to the first attract
   frame, CPU in attract and resident memory, both processes together.
 
@@ -114,12 +119,14 @@ def live_run(
         "race_window_ms": rules.race_window_ms,
         "games": run.games,
         "frames": run.frames,
-        "delivery_ms": percentiles(table.delivery_ns),
+        "delivery_ms": percentiles([d - t for t, d in table.deliveries_ns]),
         "decision_ms": percentiles(table.decision_ns),
         "led_ms": percentiles(table.led_ns),
         "photon_ms": percentiles(run.photon_ns),
+        "photon_parts_ms": {part: percentiles(ns) for part, ns in run.photon_parts_ns.items()},
         "draw_ms": percentiles(run.draw_ns),
         "presser_lateness_ms": run.presser_lateness,
+        "edge_path": run.edge_path,
     }
 
 

@@ -143,6 +143,8 @@ class RefereeFeed:
         )
         self._lock = threading.RLock()
         self.stats = FeedStats()
+        self.taken_ns = 0
+        """The clock reading at which the last pump took its edges (where its work began)."""
         self.switches: tuple[SwitchStatus, ...] = self.filter.status()
         """The latest snapshot of every control (replaced, never mutated: any thread
         may read it)."""
@@ -164,7 +166,7 @@ class RefereeFeed:
         to the target at the current clock reading and move the target's clock there.
         Returns what was decided, in order, with the input layer's notices."""
         raws = self.edges.take(timeout_s)
-        now = self.clock()
+        now = self.taken_ns = self.clock()
         filt = self.filter
         out: list[FeedEvent] = []
         stats = self.stats

@@ -21,6 +21,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Protocol
 
@@ -57,13 +58,22 @@ def decode_press(data: bytes) -> tuple[Control, bool, int]:
     return control, level == "1", int(t)
 
 
+PathStamp = tuple[int, int, int]
+"""One edge's way through the channel (ns on CLOCK_MONOTONIC): its ``t_ns``, when its
+datagram was received, and when the pin's change handler had queued it."""
+
+
 class PressChannel:
     """Listens on ``path`` (a Unix datagram socket it creates) and drives ``target``'s
-    pins with each press it receives, on its own thread."""
+    pins with each press it receives, on its own thread. With a ``trace`` list, appends
+    each edge's :data:`PathStamp` to it (benchmarks: where an edge's delay arises)."""
 
-    def __init__(self, path: Path, target: TimedPresser) -> None:
+    def __init__(
+        self, path: Path, target: TimedPresser, trace: list[PathStamp] | None = None
+    ) -> None:
         self.path = path
         self.target = target
+        self.trace = trace
         self.received = 0
         self.malformed = 0
         with contextlib.suppress(FileNotFoundError):
@@ -90,11 +100,13 @@ class PressChannel:
 
     def _run(self) -> None:
         sock = self._sock
+        trace = self.trace
         while not self._closed:
             try:
                 data = sock.recv(MAX_DATAGRAM)
             except OSError:
                 return
+            received = time.monotonic_ns() if trace is not None else 0
             if not data:
                 if self._closed:
                     return
@@ -107,6 +119,8 @@ class PressChannel:
                 continue
             self.received += 1
             self.target.change(control, pressed, t_ns)
+            if trace is not None:
+                trace.append((t_ns, received, time.monotonic_ns()))
 
 
 class PressSender:

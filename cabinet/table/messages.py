@@ -146,11 +146,17 @@ class Measurements:
     """Press ``t_ns`` → the referee's decision on it, per decided press."""
     led_ns: list[int] = field(default_factory=list)
     """Decision → the LED snapshot written, per decision that changed the lights."""
-    delivery_ns: list[int] = field(default_factory=list)
-    """Press or release ``t_ns`` → the referee took it in (``delivered_ns``), per edge."""
+    deliveries_ns: list[tuple[int, int]] = field(default_factory=list)
+    """Per press or release: its ``t_ns`` and when the referee took it in
+    (``delivered_ns``), both on the clock (not the game's time)."""
     edges: int = 0
     late_edges: int = 0
     race_window_ms: float = 0.0
+    path_ns: list[tuple[int, int, int]] = field(default_factory=list)
+    """Per edge from the press channel: its ``t_ns``, when the channel received it and
+    when it was queued for the referee (:data:`~cabinet.inputs.press_channel.PathStamp`)."""
+    steps_ns: list[tuple[int, int]] = field(default_factory=list)
+    """The table loop's rounds that took longer than half a millisecond: start, end."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from typing import Any
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import BackendUnavailableError, InputKind
 from cabinet.table.messages import TableRefused, pack_reports
+from cabinet.table.samples import Samples
 from cabinet.table.server import TableIdentity, TableServer
 from wiring.errors import WiringError
 
@@ -203,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     conn = Connection(args.fd)
     with contextlib.ExitStack() as cleanup:
         edges = EdgeQueue()
+        samples = Samples() if args.measure else None
         try:
-            backend = _open_backend(args, edges, cleanup)
+            backend = _open_backend(args, edges, cleanup, samples)
         except (BackendUnavailableError, WiringError) as exc:
             return refuse(conn, str(exc))
         identity = TableIdentity(
@@ -230,12 +232,17 @@ def main(argv: list[str] | None = None) -> int:
             door_open=door,
             data_dir=args.data_dir,
             autoplay=autoplay,
-            measure=args.measure,
+            samples=samples,
         )
         return server.run()
 
 
-def _open_backend(args: argparse.Namespace, edges: EdgeQueue, cleanup: contextlib.ExitStack) -> Any:
+def _open_backend(
+    args: argparse.Namespace,
+    edges: EdgeQueue,
+    cleanup: contextlib.ExitStack,
+    samples: Samples | None,
+) -> Any:
     if args.input is None:
         return None
     from cabinet.inputs.select import open_backend
@@ -248,7 +255,8 @@ def _open_backend(args: argparse.Namespace, edges: EdgeQueue, cleanup: contextli
         from cabinet.inputs.press_channel import PressChannel
 
         assert isinstance(backend, MockInput)
-        channel = PressChannel(args.press_socket, backend).start()
+        trace = samples.path_ns if samples is not None else None
+        channel = PressChannel(args.press_socket, backend, trace).start()
         cleanup.callback(channel.close)
     return backend
 

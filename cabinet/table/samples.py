@@ -12,6 +12,9 @@ from game.edges import Edge
 from game.events import Played, Rejected, Selected
 from game.live_match import LiveMatch
 
+LONG_STEP_NS = 500_000
+"""A round of the table's loop longer than this is noted (a quarter of the race window)."""
+
 
 @dataclass(slots=True)
 class Samples:
@@ -19,12 +22,24 @@ class Samples:
 
     decision_ns: list[int] = field(default_factory=list)
     led_ns: list[int] = field(default_factory=list)
-    delivery_ns: list[int] = field(default_factory=list)
+    deliveries_ns: list[tuple[int, int]] = field(default_factory=list)
+    path_ns: list[tuple[int, int, int]] = field(default_factory=list)
+    """Appended by the press channel, where there is one."""
+    steps_ns: list[tuple[int, int]] = field(default_factory=list)
 
-    def take_deliveries(self, edges: Iterable[Edge]) -> None:
-        """How long after it happened the referee took each of ``edges`` in."""
-        self.delivery_ns.extend(
-            e.delivered_ns - e.t_ns for e in edges if e.delivered_ns is not None
+    def take_step(self, start_ns: int, end_ns: int) -> None:
+        """One round of the table's loop, kept when it took longer than
+        :data:`LONG_STEP_NS`."""
+        if end_ns - start_ns > LONG_STEP_NS:
+            self.steps_ns.append((start_ns, end_ns))
+
+    def take_deliveries(self, edges: Iterable[Edge], origin_ns: int) -> None:
+        """When each of ``edges`` (of a game whose time 0 is ``origin_ns`` on the clock)
+        happened and when the referee took it in."""
+        self.deliveries_ns.extend(
+            (origin_ns + e.t_ns, origin_ns + e.delivered_ns)
+            for e in edges
+            if e.delivered_ns is not None
         )
 
     def take_decisions(self, batch: list[FeedEvent], match: LiveMatch, now: int) -> None:
@@ -41,8 +56,10 @@ class Samples:
         return Measurements(
             decision_ns=list(self.decision_ns),
             led_ns=list(self.led_ns),
-            delivery_ns=list(self.delivery_ns),
+            deliveries_ns=list(self.deliveries_ns),
             edges=edges,
             late_edges=late_edges,
             race_window_ms=race_window_ms,
+            path_ns=list(self.path_ns),
+            steps_ns=list(self.steps_ns),
         )

@@ -98,12 +98,12 @@ class TableServer:
         door_open: Callable[[], bool] | None = None,
         data_dir: Path | None = None,
         autoplay: AutoPlayers | None = None,
-        measure: bool = False,
+        samples: Samples | None = None,
     ) -> None:
         """``lights``: the LED board's link (``None``: the display draws the lights on
         screen). ``door_open()``: the door switch, when wired. ``data_dir``: where the
         books are, for the games the table must record itself. ``autoplay``: simulated
-        people on the mock pins. ``measure``: keep latency samples for benchmarks."""
+        people on the mock pins. ``samples``: where to keep latency samples (benchmarks)."""
         self.conn = conn
         self.edges = edges
         self.identity = identity
@@ -113,7 +113,7 @@ class TableServer:
         self.door_open = door_open
         self.data_dir = data_dir
         self.autoplay = autoplay
-        self._samples = Samples() if measure else None
+        self._samples = samples
         self._link = DisplayLink(conn, edges.wake)
         self._games: dict[int, TableGame] = {}
         """Every game started and not yet confirmed recorded by the display."""
@@ -155,10 +155,13 @@ class TableServer:
         clean = False
         try:
             while True:
+                began = self.clock() if self._samples is not None else 0
                 stop = self._take_commands()
                 if stop is not None:
                     clean = stop
                     break
+                if self._samples is not None:
+                    self._samples.take_step(began, self.clock())
                 self.step(self._timeout_s())
         finally:
             if not clean:
@@ -188,7 +191,7 @@ class TableServer:
                 for item in batch:
                     log.debug("decided %r", item)
         if self._samples is not None and game is not None:
-            self._samples.take_deliveries(new_edges)
+            self._samples.take_deliveries(new_edges, game.match.start_abs_ns)
             if batch:
                 self._samples.take_decisions(batch, game.match, now)
         self._show_lights(now, decided=bool(batch), table=state)
@@ -197,6 +200,8 @@ class TableServer:
         self._report_health(now)
         if self._current is None and now >= self._collect_due_ns:
             self._collect(now)
+        if self._samples is not None:
+            self._samples.take_step(self.feed.taken_ns, self.clock())
 
     # -- commands ----------------------------------------------------------------------
 

@@ -9,7 +9,8 @@ Nothing the table needs waits on drawing: see ``docs/input.md``.
   parts: :mod:`cabinet.table.display_link` (its threads on the socket),
   :mod:`cabinet.table.games` (the games it holds, and their way into the books),
   :mod:`cabinet.table.lights` (the lights' states), :mod:`cabinet.table.samples` (the
-  benchmarks' latency samples);
+  benchmarks' latency samples); :mod:`cabinet.table.sample_reports` (a played game's
+  reports, for the tests and the benchmark of their pickling);
 - :mod:`cabinet.table.process`: its entry point, ``python -m cabinet.table``;
 - :mod:`cabinet.table.remote`: the display's side, :class:`RemoteTable` and
   :class:`RemoteMatch`;
@@ -41,6 +42,7 @@ __all__ = [
     "messages",
     "process",
     "remote",
+    "sample_reports",
     "samples",
     "server",
 ]

@@ -8,14 +8,13 @@ decision. When the display's end closes, the reader queues :class:`DisplayGone`.
 
 from __future__ import annotations
 
-import pickle
 import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
-from cabinet.table.messages import Command, Report, pack_reports
+from cabinet.table.messages import Command, Report, pack_reports, pickle_report
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +44,7 @@ class DisplayLink:
 
     def send(self, report: Report) -> None:
         """Queue ``report`` for the sender thread, pickled here."""
-        self._outbox.put(pickle.dumps(report, pickle.HIGHEST_PROTOCOL))
+        self._outbox.put(pickle_report(report))
 
     def next_command(self) -> Command | DisplayGone | None:
         """The next queued command, or ``None`` when none is waiting."""

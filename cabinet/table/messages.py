@@ -16,10 +16,12 @@ light link change, :class:`Measurements` when asked; or, instead of :class:`Tabl
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import pickle
 import struct
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cabinet.inputs.debounce import SwitchStatus
 from cabinet.inputs.edge_queue import RawEdge
@@ -171,6 +173,45 @@ class TableRefused:
 Report = TableReady | Decided | Health | Measurements | TableRefused
 
 _LENGTH = struct.Struct("<I")
+
+
+_BY_CALL: dict[type, bool] = {}
+"""Per class: whether :class:`_ReportPickler` pickles it as a call of its class."""
+
+
+class _ReportPickler(pickle.Pickler):
+    """Pickles a dataclass as a call of its class with its fields, where its class can be
+    so called back (every field in ``__init__``, in order, none keyword-only, no
+    ``InitVar``; no ``__reduce__`` of its own). Python's own way for a frozen, slotted
+    dataclass sets each field through ``dataclasses.fields()`` on loading: the display
+    takes in a report an edge, and a switch snapshot of 14 of them took 84 µs that way,
+    47 this way (``bench/reports.py``)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        by_call = _BY_CALL.get(cls)
+        if by_call is None:
+            by_call = _BY_CALL[cls] = _callable_back(cls)
+        if by_call:
+            return cls, tuple(getattr(obj, name) for name in cls.__dataclass_fields__)
+        return NotImplemented
+
+
+def _callable_back(cls: type) -> bool:
+    if not dataclasses.is_dataclass(cls) or "__reduce__" in vars(cls):
+        return False
+    fields = dataclasses.fields(cls)
+    return len(fields) == len(cls.__dataclass_fields__) and all(
+        f.init and not f.kw_only for f in fields
+    )
+
+
+def pickle_report(report: Report) -> bytes:
+    """``report`` pickled for :func:`pack_reports` (:func:`unpack_reports` reads it with
+    :func:`pickle.loads`)."""
+    out = io.BytesIO()
+    _ReportPickler(out, pickle.HIGHEST_PROTOCOL).dump(report)
+    return out.getvalue()
 
 
 def pack_reports(pickled: list[bytes]) -> bytes:

@@ -16,7 +16,6 @@ import argparse
 import contextlib
 import logging
 import os
-import pickle
 import signal
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 
 from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.select import BackendUnavailableError, InputKind
-from cabinet.table.messages import TableRefused, pack_reports
+from cabinet.table.messages import TableRefused, pack_reports, pickle_report
 from cabinet.table.samples import Samples
 from cabinet.table.server import TableIdentity, TableServer
 from wiring.errors import WiringError
@@ -181,7 +180,7 @@ def refuse(conn: Connection, reason: str) -> int:
     the status to exit with."""
     log.debug("the table cannot run: %s", reason)  # the display says it, once
     with contextlib.suppress(OSError):
-        conn.send_bytes(pack_reports([pickle.dumps(TableRefused(reason))]))
+        conn.send_bytes(pack_reports([pickle_report(TableRefused(reason))]))
     return REFUSED_STATUS
 
 

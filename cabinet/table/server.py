@@ -67,6 +67,11 @@ AUTOPLAY_TICK_S = 0.01
 """How often simulated people look at the table (s)."""
 HEALTH_EVERY_NS = 500_000_000
 """How often the light link's health is looked at for a report."""
+SWITCHES_EVERY_NS = 20_000_000
+"""The switches' snapshot (the service menu's input test, the chatter audits) changes
+with every edge: it goes to the display at most this often, the last one always. A door
+or light link change goes at once. (Sent with every edge, it was half the reports and
+most of the display's time taking them in: bench/README.md.)"""
 IDLE_COLLECT_NS = 10_000_000_000
 """With no game running, Python's cycle collector runs at most this often."""
 AFTER_GAME_COLLECT_NS = 1_000_000_000
@@ -122,6 +127,7 @@ class TableServer:
         self._lights_shown: LightState | None = None
         self._health: Health | None = None
         self._health_due_ns = 0
+        self._health_sent_ns: int | None = None
         self._collect_due_ns = 0
         self._late_edges = 0
         self._edges_taken = 0
@@ -308,6 +314,10 @@ class TableServer:
                 wakes.append(ends)
         if self.autoplay is not None:
             wakes.append(now + int(AUTOPLAY_TICK_S * 1e9))
+        health = self._health
+        if health is not None and health.switches is not self.feed.switches:
+            assert self._health_sent_ns is not None
+            wakes.append(self._health_sent_ns + SWITCHES_EVERY_NS)  # the snapshot held back
         return max(0.0, (min(wakes) - now) / 1e9)
 
     def _report_health(self, now: int) -> None:
@@ -318,9 +328,15 @@ class TableServer:
             self._health_due_ns = now + HEALTH_EVERY_NS
             link = self.lights.health()
         old = self._health
-        if old is None or old.switches is not switches or old.door_open != door or old.link != link:
-            self._health = Health(switches, door, link)
-            self._link.send(self._health)
+        if old is not None and old.door_open == door and old.link == link:
+            if old.switches is switches:
+                return
+            assert self._health_sent_ns is not None
+            if now < self._health_sent_ns + SWITCHES_EVERY_NS:
+                return  # only the switches changed, and they went lately: held back
+        self._health = Health(switches, door, link)
+        self._health_sent_ns = now
+        self._link.send(self._health)
 
     def _record_unconfirmed(self) -> None:
         """The display went away: abandon the running game and put every game it had not

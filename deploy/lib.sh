@@ -271,7 +271,9 @@ install_version() {
   local dir=$1 source=$2 with_lgpio=$3 id venv wheels tmp stamp
   wheels=$(wheel_dir "$dir")
   tmp=$dir/tmp
-  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  # A build that must give the same bytes each time (the flashable image) sets
+  # SOURCE_DATE_EPOCH: the version is named for that moment, not for now.
+  stamp=$(date -u ${SOURCE_DATE_EPOCH:+-d "@$SOURCE_DATE_EPOCH"} +%Y%m%dT%H%M%SZ)
   id=$stamp
   if [[ -e $(versions_dir "$dir")/$id ]]; then
     id=$stamp-$$

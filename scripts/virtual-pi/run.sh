@@ -49,13 +49,7 @@ say "USB stick: the cabinet's wheel, the wheels it needs for Python 3.13 on aarc
 stick=$RUN/stick
 rm -rf "$stick"
 mkdir -p "$stick/wheels" "$stick/virtual-pi"
-"$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$stick/wheels" "$REPO"
-platforms=(--platform manylinux2014_aarch64)
-for v in $(seq 17 36); do platforms+=(--platform "manylinux_2_${v}_aarch64"); done
-# What the cabinet needs, read from its own wheel's metadata (with the flash extra).
-cabinet_wheel=$(find "$stick/wheels" -name 'spit_cabinet-*.whl' -print -quit)
-"$PYTHON" -m pip download --quiet --only-binary=:all: "${platforms[@]}" --python-version 3.13 \
-  --dest "$stick/wheels" "${cabinet_wheel}[flash]"
+"$REPO/scripts/wheels.sh" "$stick/wheels"
 cp "$image"/wheels/*.whl "$stick/wheels/"
 cp -r "$REPO/deploy" "$stick/deploy"
 # The next version, for the update: the same source under a version number one higher.

@@ -11,11 +11,16 @@ import pytest
 from tests.deploy.conftest import DEPLOY, REPO, require_tool, run
 
 VIRTUAL_PI = REPO / "scripts" / "virtual-pi"
+IMAGE = REPO / "scripts" / "image"
 SCRIPTS = [
     *sorted(DEPLOY.glob("*.sh")),
     *sorted(VIRTUAL_PI.glob("*.sh")),
     VIRTUAL_PI / "guest" / "gpio-sim-setup",
     VIRTUAL_PI / "guest" / "virtual-pi-agent",
+    *sorted(IMAGE.glob("*.sh")),
+    REPO / "scripts" / "wheels.sh",
+    *(IMAGE / "files" / name for name in ("spit-cabinet-data", "spit-cabinet-seed")),
+    IMAGE / "files" / "spit-cabinet-firstboot",
 ]
 
 
@@ -29,6 +34,7 @@ def shellcheck(script: Path) -> tuple[int, str]:
 def test_the_scripts_are_all_found() -> None:
     assert {p.name for p in SCRIPTS} >= {"install.sh", "update.sh", "lib.sh", "versions.sh"}
     assert {p.name for p in SCRIPTS} >= {"image.sh", "boot.sh", "run.sh"}
+    assert {p.name for p in SCRIPTS} >= {"build.sh", "rootfs.sh", "spit-cabinet-data"}
     assert all(p.is_file() for p in SCRIPTS)
 
 

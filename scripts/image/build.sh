@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Build the cabinet's flashable image for a Raspberry Pi 4 (arm64): a card that boots
+# straight into attract mode, with a read-only root and the cabinet's data on a partition
+# of its own (docs/image.md). Writes, into OUT:
+#
+#   spit-cabinet-VERSION-pi4-arm64.img.xz          the image, for Raspberry Pi Imager or dd
+#   spit-cabinet-VERSION-pi4-arm64.img.xz.sha256   its checksum
+#   os_list.json                                   an entry for Raspberry Pi Imager
+#   packages.txt                                   every Debian package in it, with its version
+#
+# The same inputs give the same bytes: the root file system's tarball (scripts/image/
+# rootfs.sh, cached), the wheels, this checkout and SOURCE_DATE_EPOCH (default: the time of
+# the checkout's last commit), which stamps every file and names the cabinet's version.
+#
+#     sudo scripts/image/build.sh [OUT]      (default OUT: dist/image)
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+OUT=${1:-$REPO/dist/image}
+PYTHON=${PYTHON:-$REPO/.venv/bin/python}
+[[ -x $PYTHON ]] || PYTHON=python3
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$REPO" log -1 --format=%ct)}
+export SOURCE_DATE_EPOCH TZ=UTC LC_ALL=C.UTF-8
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+# The card's MBR disk id ("SPIT"): partition N is PARTUUID=53504954-0N.
+DISK_ID=53504954
+BOOT_START_MIB=4
+BOOT_MIB=256
+CMDLINE="console=tty3 root=PARTUUID=$DISK_ID-02 rootfstype=squashfs ro rootwait overlayroot=tmpfs:recurse=0 quiet loglevel=3 consoleblank=0 logo.nologo vt.global_cursor_default=0 systemd.show_status=0 cma=128M"
+
+say() { printf '== %s\n' "$*" >&2; }
+fail() {
+  printf 'image: %s\n' "$*" >&2
+  exit 1
+}
+[[ $(id -u) -eq 0 ]] || fail "run as root (the root file system's owners, chroot)"
+for tool in mmdebstrap mksquashfs mkfs.vfat mcopy sfdisk xz; do
+  command -v "$tool" >/dev/null || fail "$tool is missing: docs/image.md says what to install"
+done
+
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO/pyproject.toml")
+name=spit-cabinet-$version-pi4-arm64
+start=$SECONDS
+rootfs=$("$HERE/rootfs.sh")
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/spit-image.XXXXXX")
+root=$work/root
+cleanup() {
+  for mount in "$root/proc" "$root/sys" "$root/dev"; do
+    mountpoint -q "$mount" && umount -l "$mount"
+  done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+
+say "wheels: the cabinet's, and what it needs for Python 3.13 on aarch64"
+wheels=$work/wheels
+PYTHON=$PYTHON "$REPO/scripts/wheels.sh" "$wheels"
+# lgpio has no wheel for Python 3.13: the virtual Pi's image build makes one (cached).
+cp "$("$REPO/scripts/virtual-pi/image.sh")"/wheels/lgpio-*.whl "$wheels/"
+
+say "root file system from $rootfs"
+mkdir -p "$root"
+tar -C "$root" --numeric-owner -xf "$rootfs"
+mount --bind /dev "$root/dev"
+mount -t proc proc "$root/proc"
+mount -t sysfs sys "$root/sys"
+
+say "the cabinet, installed by deploy/install.sh as on a Pi"
+cp -r "$REPO/deploy" "$root/tmp/deploy"
+cp -r "$wheels" "$root/tmp/wheels"
+chroot "$root" env SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" PIP_NO_CACHE_DIR=1 \
+  /tmp/deploy/install.sh --skip-apt --from /tmp/wheels >"$work/install.log" 2>&1 ||
+  fail "install.sh failed: $(tail -n 30 "$work/install.log")"
+rm -rf "$root/tmp/deploy" "$root/tmp/wheels"
+# The versions move to the read-only root as the factory version; /opt/spit-cabinet and
+# /var/lib/spit-cabinet become mount points for folders on the data partition.
+mkdir -p "$root/usr/lib/spit-cabinet" "$root/data"
+mv "$root/opt/spit-cabinet" "$root/usr/lib/spit-cabinet/factory"
+mkdir -p "$root/opt/spit-cabinet"
+rm -rf "${root:?}/var/lib/spit-cabinet" && mkdir -p "$root/var/lib/spit-cabinet"
+
+say "the card's own units: data partition, first-boot files, fstab"
+files=$HERE/files
+install -m 0755 "$files/spit-cabinet-data" "$files/spit-cabinet-seed" \
+  "$files/spit-cabinet-firstboot" "$root/usr/local/sbin/"
+install -m 0644 "$files/spit-cabinet-data.service" "$files/spit-cabinet-seed.service" \
+  "$files/spit-cabinet-firstboot.service" "$root/etc/systemd/system/"
+install -m 0644 "$files/fstab" "$root/etc/fstab"
+install -D -m 0644 "$files/journald.conf" "$root/etc/systemd/journald.conf.d/spit-cabinet.conf"
+chroot "$root" systemctl enable spit-cabinet-firstboot.service >/dev/null 2>&1
+# Not needed on a cabinet, or not on a read-only root: masked so they never start.
+chroot "$root" systemctl mask getty@tty1.service e2scrub_all.timer e2scrub_reap.service \
+  fstrim.timer apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
+  systemd-networkd-wait-online.service >/dev/null 2>&1
+echo spit-cabinet >"$root/etc/hostname"
+: >"$root/etc/machine-id"
+
+say "initramfs: squashfs and the overlay"
+printf 'squashfs\noverlay\n' >>"$root/etc/initramfs-tools/modules"
+chroot "$root" update-initramfs -u -k all >"$work/initramfs.log" 2>&1 ||
+  fail "update-initramfs failed: $(tail -n 20 "$work/initramfs.log")"
+
+say "boot partition: the Pi's firmware, the kernel, config.txt, cmdline.txt"
+bootfiles=$work/boot
+mkdir -p "$bootfiles"
+kernel=$(basename "$(find "$root/lib/modules" -mindepth 1 -maxdepth 1 -type d | sort -V | tail -n 1)")
+cp "$root"/usr/lib/raspi-firmware/{start4.elf,fixup4.dat} "$bootfiles/"
+cp "$root"/usr/lib/linux-image-"$kernel"/broadcom/bcm2711-*.dtb "$bootfiles/"
+cp "$root/boot/vmlinuz-$kernel" "$bootfiles/vmlinuz"
+cp "$root/boot/initrd.img-$kernel" "$bootfiles/initrd.img"
+install -m 0644 "$files/config.txt" "$bootfiles/config.txt"
+printf '%s\n' "$CMDLINE" >"$bootfiles/cmdline.txt"
+mkdir -p "$bootfiles/spit-cabinet"
+install -m 0644 "$files/README.txt" "$bootfiles/spit-cabinet/README.txt"
+rm -rf "${root:?}"/boot/firmware/* "$root/var/log/"*.log "$root/var/cache/ldconfig/aux-cache"
+# shellcheck disable=SC2016 # dpkg-query's own fields
+chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' >"$work/packages.txt"
+
+umount -l "$root/proc" "$root/sys" "$root/dev"
+# Every file made here is stamped with SOURCE_DATE_EPOCH (the tarball's were already).
+find "$root" "$bootfiles" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+
+say "root partition: squashfs"
+mksquashfs "$root" "$work/root.sqfs" -comp zstd -Xcompression-level 19 -noappend -quiet \
+  -mkfs-time "$SOURCE_DATE_EPOCH" -processors 2 >&2
+
+say "boot partition: FAT32"
+rm -f "$work/boot.vfat"
+truncate -s "${BOOT_MIB}M" "$work/boot.vfat"
+mkfs.vfat -F 32 -n SPITBOOT -i "$DISK_ID" "$work/boot.vfat" >/dev/null
+(
+  cd "$bootfiles"
+  find . -mindepth 1 -type d | sed 's|^\./||' | sort | while read -r dir; do
+    mmd -i "$work/boot.vfat" "::$dir"
+  done
+  find . -type f | sed 's|^\./||' | sort | while read -r file; do
+    mcopy -m -i "$work/boot.vfat" "$file" "::$file"
+  done
+)
+
+say "the card: MBR, boot, root (the data partition is made on the first boot)"
+sector=512
+boot_start=$((BOOT_START_MIB * 1024 * 1024 / sector))
+boot_size=$((BOOT_MIB * 1024 * 1024 / sector))
+root_start=$((boot_start + boot_size))
+root_size=$((($(stat -c %s "$work/root.sqfs") + 4194303) / 4194304 * 4194304 / sector))
+image=$work/$name.img
+truncate -s $(((root_start + root_size) * sector)) "$image"
+sfdisk --quiet --no-reread --no-tell-kernel "$image" <<EOF
+label: dos
+label-id: 0x$DISK_ID
+unit: sectors
+start=$boot_start, size=$boot_size, type=c, bootable
+start=$root_start, size=$root_size, type=83
+EOF
+dd if="$work/boot.vfat" of="$image" bs=$sector seek="$boot_start" conv=notrunc,sparse status=none
+dd if="$work/root.sqfs" of="$image" bs=$sector seek="$root_start" conv=notrunc,sparse status=none
+
+say "compressing"
+mkdir -p "$OUT"
+image_size=$(stat -c %s "$image")
+image_sha=$(sha256sum "$image" | cut -d' ' -f1)
+xz -6 -T2 --block-size=64MiB --no-adjust -c "$image" >"$OUT/$name.img.xz"
+(cd "$OUT" && sha256sum "$name.img.xz" >"$name.img.xz.sha256")
+cp "$work/packages.txt" "$OUT/packages.txt"
+"$PYTHON" "$HERE/os_list.py" --image "$OUT/$name.img.xz" --extract-size "$image_size" \
+  --extract-sha256 "$image_sha" --version "$version" --icon "$OUT/spit-cabinet.png" \
+  >"$OUT/os_list.json"
+say "done in $((SECONDS - start)) s: $OUT/$name.img.xz ($(stat -c %s "$OUT/$name.img.xz") bytes)"
+printf '%s\n' "$OUT/$name.img.xz"

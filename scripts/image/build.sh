@@ -68,6 +68,9 @@ mount -t proc proc "$root/proc"
 mount -t sysfs sys "$root/sys"
 
 say "the cabinet, installed by deploy/install.sh as on a Pi"
+# Debian has no gpio group (Raspberry Pi OS does): the GPIO chips get one, for the cabinet.
+chroot "$root" groupadd --system gpio
+install -m 0644 "$HERE/files/60-spit-cabinet-gpio.rules" "$root/etc/udev/rules.d/"
 cp -r "$REPO/deploy" "$root/tmp/deploy"
 cp -r "$wheels" "$root/tmp/wheels"
 chroot "$root" env SOURCE_DATE_EPOCH="$SOURCE_DATE_EPOCH" PIP_NO_CACHE_DIR=1 \

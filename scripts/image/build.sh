@@ -126,8 +126,11 @@ umount -l "$root/proc" "$root/sys" "$root/dev"
 find "$root" "$bootfiles" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
 say "root partition: squashfs"
-mksquashfs "$root" "$work/root.sqfs" -comp zstd -Xcompression-level 19 -noappend -quiet \
-  -mkfs-time "$SOURCE_DATE_EPOCH" -processors 2 >&2
+# mksquashfs 4.5 would set every file's time to SOURCE_DATE_EPOCH, which would make every
+# timestamp-checked .pyc of Debian's Python stale: the files keep their (clamped) times, the
+# file system's own time is given instead.
+env -u SOURCE_DATE_EPOCH mksquashfs "$root" "$work/root.sqfs" -comp zstd -Xcompression-level 19 \
+  -noappend -quiet -mkfs-time "$SOURCE_DATE_EPOCH" -processors 2 >&2
 
 say "boot partition: FAT32"
 rm -f "$work/boot.vfat"

@@ -16,7 +16,7 @@ SUITE=trixie
 ROOTFS_EPOCH=1764979200 # 2025-12-06T00:00:00Z
 PACKAGES=(
   systemd-sysv udev kmod util-linux fdisk e2fsprogs procps ca-certificates passwd
-  linux-image-arm64 initramfs-tools raspi-firmware overlayroot
+  linux-image-arm64 initramfs-tools busybox raspi-firmware overlayroot
   python3 python3-venv
   libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libasound2 alsa-utils
 )

@@ -27,7 +27,9 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 DISK_ID=53504954
 BOOT_START_MIB=4
 BOOT_MIB=256
-CMDLINE="console=tty3 root=PARTUUID=$DISK_ID-02 rootfstype=squashfs ro rootwait overlayroot=tmpfs:recurse=0 quiet loglevel=3 consoleblank=0 logo.nologo vt.global_cursor_default=0 systemd.show_status=0 cma=128M"
+# "rw": the squashfs is read-only whatever the option says; it is the overlay in memory over
+# it that must be writable (with "ro", systemd leaves the overlay read-only too).
+CMDLINE="console=tty3 root=PARTUUID=$DISK_ID-02 rootfstype=squashfs rw rootwait overlayroot=tmpfs:recurse=0 quiet loglevel=3 consoleblank=0 logo.nologo vt.global_cursor_default=0 systemd.show_status=0 cma=128M"
 
 say() { printf '== %s\n' "$*" >&2; }
 fail() {

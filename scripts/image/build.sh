@@ -29,9 +29,12 @@ BOOT_START_MIB=4
 BOOT_MIB=256
 # "rw": the squashfs is read-only whatever the option says; it is the overlay in memory over
 # it that must be writable (with "ro", systemd leaves the overlay read-only too).
-CMDLINE="console=tty3 root=PARTUUID=$DISK_ID-02 rootfstype=squashfs rw rootwait overlayroot=tmpfs:recurse=0 quiet loglevel=3 consoleblank=0 logo.nologo vt.global_cursor_default=0 systemd.show_status=0 cma=128M"
+# fsck.repair=yes: a check that finds damage repairs it, never asks (nobody would answer).
+# A device waited for up to 10 minutes, not systemd's 90 s: under emulation udev once came
+# up after 106 s, and a device given up on is a cabinet that does not start.
+CMDLINE="console=tty3 root=PARTUUID=$DISK_ID-02 rootfstype=squashfs rw rootwait overlayroot=tmpfs:recurse=0 fsck.repair=yes systemd.default_device_timeout_sec=600 quiet loglevel=3 consoleblank=0 logo.nologo vt.global_cursor_default=0 systemd.show_status=0 cma=128M"
 
-say() { printf '== %s\n' "$*" >&2; }
+say() { printf '== [%4d s] %s\n' "$SECONDS" "$*" >&2; }
 fail() {
   printf 'image: %s\n' "$*" >&2
   exit 1
@@ -89,12 +92,16 @@ rm -rf "${root:?}/var/lib/spit-cabinet" && mkdir -p "$root/var/lib/spit-cabinet"
 say "the card's own units: data partition, first-boot files, fstab"
 files=$HERE/files
 install -m 0755 "$files/spit-cabinet-data" "$files/spit-cabinet-seed" \
-  "$files/spit-cabinet-firstboot" "$root/usr/local/sbin/"
+  "$files/spit-cabinet-firstboot" "$files/spit-cabinet-nodata" "$root/usr/local/sbin/"
 install -m 0644 "$files/spit-cabinet-data.service" "$files/spit-cabinet-seed.service" \
-  "$files/spit-cabinet-firstboot.service" "$root/etc/systemd/system/"
+  "$files/spit-cabinet-firstboot.service" "$files/spit-cabinet-nodata.service" \
+  "$root/etc/systemd/system/"
+install -D -m 0644 "$files/spit-cabinet-card.conf" \
+  "$root/etc/systemd/system/spit-cabinet.service.d/card.conf"
 install -m 0644 "$files/fstab" "$root/etc/fstab"
 install -D -m 0644 "$files/journald.conf" "$root/etc/systemd/journald.conf.d/spit-cabinet.conf"
-chroot "$root" systemctl enable spit-cabinet-firstboot.service >/dev/null 2>&1
+chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-nodata.service \
+  >/dev/null 2>&1
 # Not needed on a cabinet, or not on a read-only root: masked so they never start.
 chroot "$root" systemctl mask getty@tty1.service e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
@@ -137,7 +144,9 @@ env -u SOURCE_DATE_EPOCH mksquashfs "$root" "$work/root.sqfs" -comp zstd -Xcompr
 say "boot partition: FAT32"
 rm -f "$work/boot.vfat"
 truncate -s "${BOOT_MIB}M" "$work/boot.vfat"
-mkfs.vfat -F 32 -n SPITBOOT -i "$DISK_ID" "$work/boot.vfat" >/dev/null
+# --invariant: no time in the label's entry (mtools stamps the rest with SOURCE_DATE_EPOCH);
+# -i after it: the card's own volume id.
+mkfs.vfat --invariant -F 32 -n SPITBOOT -i "$DISK_ID" "$work/boot.vfat" >/dev/null
 (
   cd "$bootfiles"
   find . -mindepth 1 -type d | sed 's|^\./||' | sort | while read -r dir; do

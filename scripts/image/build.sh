@@ -103,7 +103,9 @@ install -D -m 0644 "$files/journald.conf" "$root/etc/systemd/journald.conf.d/spi
 chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-nodata.service \
   >/dev/null 2>&1
 # Not needed on a cabinet, or not on a read-only root: masked so they never start.
-chroot "$root" systemctl mask getty@tty1.service e2scrub_all.timer e2scrub_reap.service \
+# getty-static: logins on tty2-tty6 when there is no logind (there is none): a cabinet has
+# no console logins.
+chroot "$root" systemctl mask getty@tty1.service getty-static.service e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
   systemd-networkd-wait-online.service >/dev/null 2>&1
 echo spit-cabinet >"$root/etc/hostname"
@@ -139,7 +141,7 @@ say "root partition: squashfs"
 # timestamp-checked .pyc of Debian's Python stale: the files keep their (clamped) times, the
 # file system's own time is given instead.
 env -u SOURCE_DATE_EPOCH mksquashfs "$root" "$work/root.sqfs" -comp zstd -Xcompression-level 19 \
-  -noappend -quiet -mkfs-time "$SOURCE_DATE_EPOCH" -processors 2 >&2
+  -noappend -quiet -no-progress -mkfs-time "$SOURCE_DATE_EPOCH" -processors 2 >&2
 
 say "boot partition: FAT32"
 rm -f "$work/boot.vfat"

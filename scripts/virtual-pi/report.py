@@ -93,6 +93,8 @@ def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
         ("reboot", check_reboot(run, timings)),
         ("update", check_update(versions)),
     )
+    if (run / "card.img").exists():  # the flashed card (run.sh with VIRTUAL_PI_CARD)
+        parts += (("pulls", check_pulls(run)), ("boot", check_boot(run)))
     for name, (figures, found) in parts:
         report[name] = figures
         checks.update(found)
@@ -218,6 +220,45 @@ def check_update(versions: list[str]) -> tuple[dict[str, Any], Checks]:
     return {"updated": updated, "rolled_back": rolled_back}, {
         f"update: {next_version} runs": updated == next_version,
         f"rollback: {version} runs again": rolled_back == version,
+    }
+
+
+def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The power pulls (pulls.py's pulls.jsonl): every boot after one reached attract
+    with nothing committed lost; and the pulls did cut coins in flight."""
+    path = run / "pulls.jsonl"
+    pulls = (
+        [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        if path.exists()
+        else []
+    )
+    checks: Checks = {"pulls: the power was pulled": bool(pulls)}
+    for pull in pulls:
+        for name, ok in pull["checks"].items():
+            checks[f"pull {pull['n']} ({pull['kind']}): {name}"] = ok
+    kinds = {p["kind"] for p in pulls}
+    checks["pulls: during first boots, in attract and during an update"] = {
+        "first boot",
+        "attract, coins going in",
+        "update",
+    } <= kinds
+    coins = [p["books_before"].get("coins1", 0) for p in pulls if p["kind"].startswith("attract")]
+    checks["pulls: coins were committed before pulls"] = any(c > 0 for c in coins)
+    figures = {
+        "count": len(pulls),
+        "attract_s": [p["attract_s"] for p in pulls],
+        "moments": [[p["kind"], p["at_s"], p["during"]] for p in pulls],
+    }
+    return figures, checks
+
+
+def check_boot(run: Path) -> tuple[dict[str, Any], Checks]:
+    """systemd's figures for the card's boot after the clean reboot."""
+    time_line = (run / "boot-time.txt").read_text(encoding="utf-8").strip()
+    chain = (run / "critical-chain.txt").read_text(encoding="utf-8")
+    return {"systemd_analyze": time_line, "critical_chain": chain.splitlines()}, {
+        "boot: systemd's figures": time_line.startswith("Startup finished"),
+        "boot: the cabinet's unit in the critical chain": "spit-cabinet.service" in chain,
     }
 
 

@@ -7,6 +7,14 @@
 # with a frame drawn headless, check the record, the race and the lights, reboot into
 # attract, update to a next version from the stick and roll back. Writes RUN/report.json.
 #
+# With VIRTUAL_PI_CARD=IMAGE (the flashable image, .img or .img.xz, from scripts/image/
+# build.sh) the guest boots that card instead of installing: its first boot takes the run's
+# settings from the boot partition, as an operator's card would; then the same game,
+# fairness, reboot, update and rollback, and the power pulled at VIRTUAL_PI_PULLS seeded
+# moments (pulls.py: during first boots, in attract with coins going in, while booting,
+# during an update; default 20), each boot after one checked to reach attract with
+# nothing committed lost.
+#
 #     sudo scripts/virtual-pi/run.sh [RUN_DIR]          (docs/virtual-pi.md)
 set -euo pipefail
 
@@ -65,6 +73,32 @@ mkdir -p "$stick/wheels-next"
 find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/wheels-next" {} +
 cp "$HERE/play.py" "$HERE/guest_presser.py" "$HERE/guest_jig.py" "$HERE/guest_fairness.sh" "$stick/virtual-pi/"
 "$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
+card=${VIRTUAL_PI_CARD:-}
+if [[ -n $card ]]; then
+  say "the card: $card, with the run's settings on its boot partition"
+  # The test kit, on a virtio disk of its own (found at once; a USB stick takes half a
+  # minute under emulation), started from the kernel's command line (boot.sh): the agent,
+  # the GPIO simulator, its module and a Pi 4B's cpuinfo taken from the virtual Pi's image
+  # (built for the same Debian kernel as the card's; the kit checks), and the books' reader.
+  kit=$RUN/kit
+  rm -rf "$kit" "$RUN/kit.img"
+  mkdir -p "$kit"
+  install -m 0755 "$HERE/card/kit-setup" "$kit/setup"
+  install -m 0755 "$HERE/guest/gpio-sim-setup" "$HERE/guest/virtual-pi-agent" "$kit/"
+  cp "$HERE/guest_books.py" "$REPO/bench/boot_model.py" "$kit/"
+  kernel=$(sed -n 's/^kernel //p' "$image/COMPLETE")
+  for file in "/lib/modules/$kernel/extra/gpio-sim.ko" /etc/virtual-pi/cpuinfo; do
+    debugfs -R "dump $file $kit/${file##*/}" "$image/root.img" 2>/dev/null
+    [[ -s $kit/${file##*/} ]] || fail "$file is not in the virtual Pi's image"
+  done
+  mkfs.ext4 -q -L VPIKIT -d "$kit" "$RUN/kit.img" 32M
+  case $card in
+    *.xz) xz -dc "$card" >"$RUN/card.img" ;;
+    *) cp --sparse=always "$card" "$RUN/card.img" ;;
+  esac
+  mcopy -o -i "$RUN/card.img@@4M" "$stick/virtual-pi/settings.toml" ::spit-cabinet/settings.toml
+  export VIRTUAL_PI_CARD=$RUN/card.img
+fi
 rm -f "$RUN/stick.img"
 mkfs.ext4 -q -L STICK -d "$stick" "$RUN/stick.img" 1G >/dev/null
 
@@ -75,10 +109,24 @@ echo $! >"$RUN/led.pid"
 for _ in $(seq 100); do [[ -e $RUN/led ]] && break; sleep 0.1; done
 [[ -e $RUN/led ]] || fail "the firmware simulator did not start: $(cat "$RUN/led.log")"
 
+boot=("$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img")
+PULLS=${VIRTUAL_PI_PULLS:-20}
+# The pulls' seeded moments: a third of them or 3 during first boots, 3 during an update,
+# the rest in attract (and while booting again).
+first_pulls=$((PULLS >= 9 ? 3 : PULLS / 3)) update_pulls=$((PULLS >= 9 ? 3 : PULLS / 3))
+attract_pulls=$((PULLS - first_pulls - update_pulls))
+pulls() { "$PYTHON" "$HERE/pulls.py" --seed "${VIRTUAL_PI_SEED:-33}" "$@"; }
+rm -f "$RUN/pulls.jsonl"
 say "boot"
 start=$SECONDS
 rm -f "$RUN/disk.qcow2"
-"$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img" >/dev/null
+if [[ -n $card && $first_pulls -gt 0 ]]; then
+  say "power pulled during first boots: $first_pulls new cards"
+  pulls first-boot "$RUN" --count "$first_pulls" --first 1 -- "${boot[@]}" ||
+    say "a first boot's pull failed (report.py says which)"
+else
+  "${boot[@]}" >/dev/null
+fi
 agent() { "$PYTHON" "$HERE/agent.py" "$RUN" "$@"; }
 agent "uname -r" || fail "the guest did not come up (console: $RUN/console.log)"
 took boot $((SECONDS - start))
@@ -87,13 +135,6 @@ say "guest up in $((SECONDS - start)) s"
 agent "udevadm settle --timeout=30; for _ in \$(seq 30); do [ -e /dev/ttyUSB0 ] && break; sleep 1; done" --timeout 90 || true
 agent "cat /run/virtual-pi.env && ls /dev/ttyUSB0 /dev/dri/card0" || fail "gpio-sim, ttyUSB0 or the screen missing"
 
-say "install with deploy/install.sh from the stick"
-agent "mkdir -p /media/usb && mount /dev/disk/by-label/STICK /media/usb" || fail "no stick"
-start=$SECONDS
-agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 >"$RUN/install.log" ||
-  fail "install.sh failed: $(tail -n 30 "$RUN/install.log")"
-took install $((SECONDS - start))
-say "installed in $((SECONDS - start)) s"
 BIN=/opt/spit-cabinet/current/venv/bin
 PY="env PYGAME_HIDE_SUPPORT_PROMPT=1 $BIN/python /media/usb/virtual-pi/play.py"
 # The presser plays as fingers do, on time: real-time, above the table (the table has the
@@ -101,9 +142,26 @@ PY="env PYGAME_HIDE_SUPPORT_PROMPT=1 $BIN/python /media/usb/virtual-pi/play.py"
 # which under emulation takes it for long stretches). What it starts (the replay) runs as
 # usual.
 PRESS="chrt --reset-on-fork -f 20 $PY"
-agent "runuser -u spit -- env SPIT_CABINET_DATA=/var/lib/spit-cabinet $BIN/spit-cabinet settings import /media/usb/virtual-pi/settings.toml" ||
-  fail "the settings (the light board's port, the race window) were not imported"
-agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
+if [[ -z $card ]]; then
+  say "install with deploy/install.sh from the stick"
+  agent "mkdir -p /media/usb && mount /dev/disk/by-label/STICK /media/usb" || fail "no stick"
+  start=$SECONDS
+  agent "/media/usb/deploy/install.sh --skip-apt --from /media/usb/wheels" --timeout 1800 >"$RUN/install.log" ||
+    fail "install.sh failed: $(tail -n 30 "$RUN/install.log")"
+  took install $((SECONDS - start))
+  say "installed in $((SECONDS - start)) s"
+  agent "runuser -u spit -- env SPIT_CABINET_DATA=/var/lib/spit-cabinet $BIN/spit-cabinet settings import /media/usb/virtual-pi/settings.toml" ||
+    fail "the settings (the light board's port, the race window) were not imported"
+  agent "systemctl start spit-cabinet" --timeout 300 || fail "the unit did not start"
+else
+  agent "mkdir -p /media/usb && for _ in \$(seq 90); do [ -e /dev/disk/by-label/STICK ] && break; sleep 1; done && mount -o ro LABEL=STICK /media/usb" ||
+    fail "no stick"
+  # The first boot took the settings file in and removed it; a file it could not take in
+  # would have stayed, with ERRORS.txt beside it.
+  agent "ls /boot/firmware/spit-cabinet" >"$RUN/firstboot.txt" || fail "no boot partition"
+  ! grep -qx 'settings.toml\|ERRORS.txt' "$RUN/firstboot.txt" ||
+    fail "the first boot did not take the settings in: $(agent 'cat /boot/firmware/spit-cabinet/ERRORS.txt')"
+fi
 
 say "attract mode on kmsdrm, buttons on the simulated chip, the light board on ttyUSB0"
 running() {
@@ -214,6 +272,20 @@ for _ in $(seq 30); do
   "$PYTHON" "$HERE/play.py" grid "$RUN/after-reboot.ppm" >"$RUN/after-reboot-grid.json"
   "$PYTHON" "$HERE/report.py" --lit "$RUN/after-reboot-grid.json" && break
 done
+if [[ -n $card ]]; then
+  # How the card boots (bench/README.md models a Pi 4 from it): systemd's own figures,
+  # once the boot has finished, and what the cabinet's unit waited for.
+  for _ in $(seq 60); do
+    agent "systemd-analyze time" >"$RUN/boot-time.txt" 2>&1 && break
+    sleep 2
+  done
+  agent "systemd-analyze critical-chain spit-cabinet.service" >"$RUN/critical-chain.txt" 2>&1 || true
+  agent "systemd-analyze blame" >"$RUN/blame.txt" 2>&1 || true
+  # For bench/boot_model.py: what was read from the card since power on (sectors, the
+  # third field), and the guest's speed at the model's CPU work.
+  agent "cat /sys/block/vda/stat" >"$RUN/vda-stat.txt" || true
+  agent "$BIN/python /media/kit/boot_model.py --loop" >"$RUN/guest-loop.json" || true
+fi
 
 say "update to $next_version from the stick, then roll back"
 # The version that runs: the one 'current' points to, once it has drawn its first frame
@@ -240,6 +312,16 @@ agent "spit-cabinet-update --rollback" --timeout 600 >"$RUN/rollback.log" ||
   fail "the rollback failed: $(tail -n 30 "$RUN/rollback.log")"
 rolled_back=$(runs)
 took rollback $((SECONDS - start))
+
+if [[ -n $card ]]; then
+  say "power pulled: $attract_pulls times in attract or booting, $update_pulls during an update"
+  start=$SECONDS
+  pulls attract "$RUN" --count "$attract_pulls" --first $((first_pulls + 1)) ||
+    say "a pull in attract failed (report.py says which)"
+  pulls update "$RUN" --count "$update_pulls" --first $((first_pulls + attract_pulls + 1)) \
+    --versions "$version" "$next_version" || say "a pull during an update failed"
+  took pulls $((SECONDS - start))
+fi
 
 say "report (the guest stops now; VIRTUAL_PI_KEEP=1 keeps it up)"
 took total $((SECONDS - run_start))

@@ -17,9 +17,11 @@ SCRIPTS = [
     *sorted(VIRTUAL_PI.glob("*.sh")),
     VIRTUAL_PI / "guest" / "gpio-sim-setup",
     VIRTUAL_PI / "guest" / "virtual-pi-agent",
+    VIRTUAL_PI / "card" / "kit-setup",
     *sorted(IMAGE.glob("*.sh")),
     REPO / "scripts" / "wheels.sh",
     *(IMAGE / "files" / name for name in ("spit-cabinet-data", "spit-cabinet-seed")),
+    IMAGE / "files" / "spit-cabinet-nodata",
     IMAGE / "files" / "spit-cabinet-firstboot",
 ]
 

@@ -1,0 +1,269 @@
+"""The virtual Pi's power pulls on a flashed card: the power is cut at seeded moments, and
+every boot after one must reach attract with nothing committed lost.
+
+    python pulls.py first-boot RUN --seed S --count N -- BOOT_COMMAND...
+    python pulls.py attract RUN --seed S --count N --first K
+    python pulls.py update RUN --seed S --count N --first K --versions OLD NEW
+
+A pull is QEMU's ``system_reset``: the guest loses all it held in memory (the page cache,
+the journal, the overlay over the root) at once, as on a power cut; what it had handed to
+the card is kept (docs/virtual-pi.md says what that does not model). The moments come from
+``random.Random(seed)``, so a failing run is run again the same way.
+
+- ``first-boot``: each pull on a new card (a fresh copy-on-write layer over the image, booted
+  by BOOT_COMMAND), at a moment of its first boot (making the data partition, seeding it,
+  the first-boot files, the cabinet starting); the last card stays up for what follows.
+- ``attract``: in attract, with coins going in on the simulated coin line (the books read
+  just before the pull: those coins are committed and must still be there after it), or
+  while the card is booting again after the last pull.
+- ``update``: while ``spit-cabinet-update`` installs the next version from the stick; the
+  card must come back on the old version or the new one, never neither.
+
+After each pull the guest must boot to attract (the cabinet's unit active and its first
+frame drawn), its data partition mounted, its database whole, and every game and coin
+committed before the pull still there. One JSON line per pull goes to RUN/pulls.jsonl;
+the exit status is 1 if any pull's checks failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent import Agent
+
+BIN = "/opt/spit-cabinet/current/venv/bin"
+GUEST_BOOKS = f"env PYGAME_HIDE_SUPPORT_PROMPT=1 {BIN}/python /media/kit/guest_books.py"
+ATTRACT_TIMEOUT_S = 420
+"""Longest a boot may take to attract under emulation (TCG, a busy host): a first boot
+makes the data partition, and a pulled one replays its journal."""
+FIRST_BOOT_S = (3.0, 75.0)
+"""A first boot's pulls fall in this span after the power comes on (the first boot
+reaches attract in about 65 s under emulation)."""
+REBOOT_S = (1.0, 45.0)
+"""A pull during a later boot: this long after the power comes back."""
+COINS_S = (0.3, 6.0)
+"""A pull in attract: this long after the coins start going in."""
+UPDATE_S = (2.0, 150.0)
+"""A pull during an update: this long after it starts (it takes about 150 s here)."""
+
+
+@dataclass
+class Pull:
+    """One pull and what the boot after it showed."""
+
+    n: int
+    kind: str
+    at_s: float
+    during: str = ""
+    books_before: dict[str, Any] = field(default_factory=dict)
+    books_after: dict[str, Any] = field(default_factory=dict)
+    attract_s: float = 0.0
+    version: str = ""
+    checks: dict[str, bool] = field(default_factory=dict)
+
+
+class Card:
+    """The guest: its monitor, its agent and its console, in RUN."""
+
+    def __init__(self, run: Path) -> None:
+        self.run = run
+        self.console = run / "console.log"
+        self.console_at = 0
+
+    def monitor(self, command: str) -> None:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(str(self.run / "monitor.sock"))
+            sock.sendall(command.encode() + b"\n")
+            time.sleep(0.2)  # QEMU reads the line before the socket closes
+
+    def pull(self) -> str:
+        """Cut the power (the guest starts again at once, as the power comes back);
+        returns the console's last line before the cut: what the guest was doing."""
+        seen = self.console.read_bytes()
+        self.monitor("system_reset")
+        text = seen[self.console_at :].decode(errors="replace")
+        self.console_at = len(seen)
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        return lines[-1][-160:] if lines else ""
+
+    def agent(self, timeout_s: float) -> Agent:
+        return Agent(self.run, boot_timeout_s=timeout_s)
+
+    def ask(self, command: str, timeout_s: float = 120) -> tuple[int, str]:
+        agent = self.agent(timeout_s)
+        try:
+            return agent.run(command, timeout_s)
+        finally:
+            agent.close()
+
+    def attract(self, since: float) -> float:
+        """Wait for attract (the unit active, its first frame drawn); seconds since
+        ``since`` (time.monotonic()), or raises TimeoutError."""
+        deadline = since + ATTRACT_TIMEOUT_S
+        while time.monotonic() < deadline:
+            try:
+                status, _ = self.ask(
+                    "test -s /run/spit-cabinet/started && systemctl is-active -q spit-cabinet",
+                    timeout_s=max(5.0, deadline - time.monotonic()),
+                )
+            except (OSError, TimeoutError):  # not up yet, or gone again
+                time.sleep(2)
+                continue
+            if status == 0:
+                return time.monotonic() - since
+            time.sleep(2)
+        raise TimeoutError(f"no attract in {ATTRACT_TIMEOUT_S} s")
+
+    def books(self) -> dict[str, Any]:
+        status, out = self.ask(f"{GUEST_BOOKS} books")
+        if status != 0:
+            return {"error": out[-300:]}
+        return dict(json.loads(out.splitlines()[-1]))
+
+    def version(self) -> str:
+        """The version the cabinet runs (its first frame drawn)."""
+        status, out = self.ask(
+            "/opt/spit-cabinet/versions/$(cat /run/spit-cabinet/started)/venv/bin/python -c "
+            "'import importlib.metadata as m; print(m.version(\"spit-cabinet\"))'"
+        )
+        return out.splitlines()[-1] if status == 0 and out else ""
+
+    def data_mounted(self) -> bool:
+        status, _ = self.ask(
+            "findmnt -no FSTYPE /data | grep -qx ext4 && mountpoint -q /var/lib/spit-cabinet "
+            "&& mountpoint -q /opt/spit-cabinet"
+        )
+        return status == 0
+
+
+def after_pull(card: Card, pull: Pull, pulled_at: float, before: dict[str, Any]) -> None:
+    """The boot after ``pull``: attract, the data, the books against ``before``."""
+    try:
+        pull.attract_s = round(card.attract(pulled_at), 1)
+    except TimeoutError:
+        pull.checks["boots to attract"] = False
+        return
+    pull.checks["boots to attract"] = True
+    pull.checks["data partition mounted"] = card.data_mounted()
+    pull.books_after = card.books()
+    after = pull.books_after
+    pull.checks["database whole"] = after.get("integrity") == "ok"
+    if before:
+        pull.checks["no committed game lost"] = after.get("games", -1) >= before["games"]
+        pull.checks["no committed coin lost"] = after.get("coins1", -1) >= before["coins1"]
+    pull.version = card.version()
+
+
+def record(run: Path, pull: Pull) -> bool:
+    ok = all(pull.checks.values())
+    with (run / "pulls.jsonl").open("a", encoding="utf-8") as out:
+        out.write(json.dumps(asdict(pull)) + "\n")
+    print(
+        f"{'ok  ' if ok else 'FAIL'} pull {pull.n} ({pull.kind}) at {pull.at_s} s, "
+        f"during: {pull.during!r}; attract {pull.attract_s} s later",
+        file=sys.stderr,
+    )
+    return ok
+
+
+def first_boot(args: argparse.Namespace, rng: random.Random) -> bool:
+    """Pulls during first boots, each on a new card."""
+    ok = True
+    for i in range(args.count):
+        if i:  # a new card: the last one's guest goes
+            Card(args.run).monitor("quit")
+            time.sleep(2)
+        (args.run / "disk.qcow2").unlink(missing_ok=True)
+        card = Card(args.run)
+        card.console.unlink(missing_ok=True)
+        started = time.monotonic()
+        subprocess.run(args.boot, check=True, stdout=subprocess.DEVNULL)
+        at = round(rng.uniform(*FIRST_BOOT_S), 1)
+        time.sleep(max(0.0, started + at - time.monotonic()))
+        pull = Pull(args.first + i, "first boot", at)
+        pull.during = card.pull()
+        after_pull(card, pull, time.monotonic(), {})
+        ok &= record(args.run, pull)
+    return ok
+
+
+def attract(args: argparse.Namespace, rng: random.Random) -> bool:
+    """Pulls in attract with coins going in, or during the boot after the last pull."""
+    card = Card(args.run)
+    card.console_at = card.console.stat().st_size
+    ok = True
+    for i in range(args.count):
+        card.attract(time.monotonic())
+        if rng.random() < 0.3:  # during a boot: pull, then pull again as it boots
+            before = card.books()
+            card.pull()
+            at = round(rng.uniform(*REBOOT_S), 1)
+            time.sleep(at)
+            pull = Pull(args.first + i, "booting", at, books_before=before)
+        else:
+            at = round(rng.uniform(*COINS_S), 1)
+            card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 60 >/dev/null 2>&1 </dev/null")
+            time.sleep(at)
+            before = card.books()  # committed by now: must survive the pull just after
+            pull = Pull(args.first + i, "attract, coins going in", at, books_before=before)
+        pull.during = card.pull()
+        after_pull(card, pull, time.monotonic(), pull.books_before)
+        ok &= record(args.run, pull)
+    return ok
+
+
+def update(args: argparse.Namespace, rng: random.Random) -> bool:
+    """Pulls while an update installs the next version from the stick."""
+    card = Card(args.run)
+    card.console_at = card.console.stat().st_size
+    old, new = args.versions
+    ok = True
+    for i in range(args.count):
+        card.attract(time.monotonic())
+        before = card.books()
+        at = round(rng.uniform(*UPDATE_S), 1)
+        card.ask(
+            "mkdir -p /media/usb; for _ in $(seq 90); do [ -e /dev/disk/by-label/STICK ] && break; "
+            "sleep 1; done; mountpoint -q /media/usb || mount -o ro LABEL=STICK /media/usb; "
+            "setsid -f spit-cabinet-update --from /media/usb/wheels-next "
+            ">/run/update.log 2>&1 </dev/null"
+        )
+        time.sleep(at)
+        pull = Pull(args.first + i, "update", at, books_before=before)
+        pull.during = card.pull()
+        after_pull(card, pull, time.monotonic(), before)
+        pull.checks["runs the old version or the new"] = pull.version in (old, new)
+        ok &= record(args.run, pull)
+    return ok
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kind", choices=["first-boot", "attract", "update"])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--first", type=int, default=1, help="the first pull's number")
+    parser.add_argument("--versions", nargs=2, default=["", ""])
+    argv = sys.argv[1:]
+    # After "--": the command that boots a card (first-boot).
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:cut])
+    args.boot = argv[cut + 1 :]
+    # Each kind draws from a stream of its own: changing one count moves no other moment.
+    rng = random.Random(f"{args.seed}-{args.kind}")
+    kinds = {"first-boot": first_boot, "attract": attract, "update": update}
+    return 0 if kinds[args.kind](args, rng) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

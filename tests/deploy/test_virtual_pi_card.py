@@ -1,0 +1,115 @@
+"""The virtual Pi's checks on a flashed card (scripts/virtual-pi/guest_books.py, the
+pulls' part of report.py): each shown passing on what it should pass, and failing on what
+it must catch."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cabinet.storage.paths import database_path
+from cabinet.storage.store import CabinetStore
+from tests.deploy.test_virtual_pi_checks import load
+
+guest_books = load("guest_books")
+report = load("report")
+
+
+def test_the_books_are_what_the_cabinet_committed(tmp_path: Path) -> None:
+    store = CabinetStore.open(tmp_path)
+    store.commit_money({"coins1": 3, "units_in": 3})
+    store.close()
+    books = guest_books.books(database_path(tmp_path))
+    assert books == {"games": 0, "coins1": 3, "integrity": "ok"}
+
+
+def test_a_damaged_database_does_not_read_as_whole(tmp_path: Path) -> None:
+    store = CabinetStore.open(tmp_path)
+    store.commit_money({"coins1": 1})
+    store.close()
+    path = database_path(tmp_path)
+    with sqlite3.connect(path) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    data = bytearray(path.read_bytes())
+    # Scribble over every page but the first (the header and the schema), as a torn write
+    # would: the tables' pages no longer hold what their parents say.
+    for page in range(1, pages):
+        data[page * page_size + 8 : page * page_size + 64] = b"\xa5" * 56
+    path.write_bytes(bytes(data))
+    try:
+        books = guest_books.books(path)
+    except sqlite3.DatabaseError:
+        return  # unreadable outright: as far from whole as it gets
+    assert books["integrity"] != "ok"
+
+
+def pull(n: int, kind: str, coins_before: int, coins_after: int, **checks: bool) -> dict[str, Any]:
+    return {
+        "n": n,
+        "kind": kind,
+        "at_s": 1.5,
+        "during": "spit-cabinet-data: making an ext4 file system",
+        "books_before": {"games": 1, "coins1": coins_before, "integrity": "ok"},
+        "books_after": {"games": 1, "coins1": coins_after, "integrity": "ok"},
+        "attract_s": 50.0,
+        "version": "0.1.0",
+        "checks": {"boots to attract": True, **checks},
+    }
+
+
+GOOD = [
+    pull(1, "first boot", 0, 0),
+    pull(2, "attract, coins going in", 4, 5, **{"no committed coin lost": True}),
+    pull(3, "booting", 5, 5),
+    pull(4, "update", 5, 5, **{"runs the old version or the new": True}),
+]
+
+
+def write(run: Path, pulls: list[dict[str, Any]]) -> Path:
+    (run / "pulls.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pulls))
+    return run
+
+
+def test_good_pulls_pass(tmp_path: Path) -> None:
+    figures, checks = report.check_pulls(write(tmp_path, GOOD))
+    assert all(checks.values()), checks
+    assert figures["count"] == 4
+    assert figures["moments"][0] == ["first boot", 1.5, GOOD[0]["during"]]
+
+
+@pytest.mark.parametrize(
+    ("pulls", "failing"),
+    [
+        pytest.param([], "pulls: the power was pulled", id="none"),
+        pytest.param(
+            [*GOOD[:3], pull(4, "update", 5, 5, **{"runs the old version or the new": False})],
+            "pull 4 (update): runs the old version or the new",
+            id="neither-version",
+        ),
+        pytest.param(
+            [GOOD[0], pull(2, "attract, coins going in", 4, 3, **{"boots to attract": False})],
+            "pull 2 (attract, coins going in): boots to attract",
+            id="no-attract",
+        ),
+        pytest.param(
+            [g for g in GOOD if g["kind"] != "update"],
+            "pulls: during first boots, in attract and during an update",
+            id="no-update-pull",
+        ),
+        pytest.param(
+            [pull(1, "first boot", 0, 0), pull(2, "attract, coins going in", 0, 0), GOOD[3]],
+            "pulls: coins were committed before pulls",
+            id="no-coin-in-flight",
+        ),
+    ],
+)
+def test_each_pull_fault_fails_its_check(
+    tmp_path: Path, pulls: list[dict[str, Any]], failing: str
+) -> None:
+    _, checks = report.check_pulls(write(tmp_path, pulls))
+    assert checks[failing] is False

@@ -3,6 +3,7 @@ pulls on a flashed card (pulls.py). Runs in the guest as root, with the installe
 cabinet's Python:
 
     python guest_books.py books          what is committed: games, coins, the check
+    python guest_books.py look           that, the version running, the data mounted
     python guest_books.py coins N        N coins on coin mechanism 1's simulated line
 
 ``books`` prints one JSON object: the games recorded, coin mechanism 1's coins, and
@@ -24,6 +25,8 @@ import time
 from pathlib import Path
 
 DATABASE = Path("/var/lib/spit-cabinet/cabinet.sqlite3")
+INSTALL = Path("/opt/spit-cabinet")
+STARTED = Path("/run/spit-cabinet/started")
 LINES = Path("/run/virtual-pi.lines")
 PULSE_S = 0.06
 GAP_S = 0.25
@@ -39,6 +42,28 @@ def books(database: Path = DATABASE) -> dict[str, object]:
     finally:
         conn.close()
     return {"games": games, "coins1": int(money.get("coins1", 0)), "integrity": check}
+
+
+def running_version(started: Path = STARTED, install: Path = INSTALL) -> str:
+    """The version of the cabinet that drew its first frame (its started file names the
+    version's folder), by its wheel's metadata there; "" when none has started."""
+    try:
+        folder = install / "versions" / started.read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+    found = sorted(folder.glob("venv/lib/python3*/site-packages/spit_cabinet-*.dist-info"))
+    return found[0].name.removeprefix("spit_cabinet-").removesuffix(".dist-info") if found else ""
+
+
+def data_mounted(mounts: Path = Path("/proc/mounts")) -> bool:
+    """Whether /data is the ext4 data partition, and the cabinet's folders on it mounted."""
+    table = {f[1]: f[2] for f in (line.split() for line in mounts.read_text().splitlines())}
+    return table.get("/data") == "ext4" and {str(INSTALL), str(DATABASE.parent)} <= set(table)
+
+
+def look() -> dict[str, object]:
+    """All the power pulls' checks look at, in one start of the guest's Python."""
+    return {**books(), "version": running_version(), "data_mounted": data_mounted()}
 
 
 def coins(count: int) -> None:
@@ -59,11 +84,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("books")
+    sub.add_parser("look")
     p = sub.add_parser("coins")
     p.add_argument("count", type=int)
     args = parser.parse_args()
     if args.command == "books":
         print(json.dumps(books()))
+    elif args.command == "look":
+        print(json.dumps(look()))
     else:
         coins(args.count)
     return 0

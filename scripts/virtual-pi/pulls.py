@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -54,6 +55,10 @@ COINS_S = (0.3, 6.0)
 """A pull in attract: this long after the coins start going in."""
 UPDATE_S = (2.0, 150.0)
 """A pull during an update: this long after it starts (it takes about 150 s here)."""
+
+
+ESCAPES = re.compile(r"\x1b(\[[0-9;?!]*[A-Za-z]|\][^\x07]*\x07)")
+"""A terminal's control sequences, as the console log holds them."""
 
 
 @dataclass
@@ -92,8 +97,10 @@ class Card:
         self.monitor("system_reset")
         text = seen[self.console_at :].decode(errors="replace")
         self.console_at = len(seen)
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return lines[-1][-160:] if lines else ""
+        # The console's last line with words in it (not a terminal's control sequence).
+        lines = [ESCAPES.sub("", line).strip() for line in text.splitlines()]
+        said = [line for line in lines if re.search(r"[A-Za-z]{3}", line)]
+        return said[-1][-160:] if said else ""
 
     def agent(self, timeout_s: float) -> Agent:
         return Agent(self.run, boot_timeout_s=timeout_s)
@@ -123,26 +130,13 @@ class Card:
             time.sleep(2)
         raise TimeoutError(f"no attract in {ATTRACT_TIMEOUT_S} s")
 
-    def books(self) -> dict[str, Any]:
-        status, out = self.ask(f"{GUEST_BOOKS} books")
+    def books(self, what: str = "books") -> dict[str, Any]:
+        """guest_books.py's ``books`` (what is committed) or ``look`` (that, the version
+        running, the data mounted)."""
+        status, out = self.ask(f"{GUEST_BOOKS} {what}")
         if status != 0:
             return {"error": out[-300:]}
         return dict(json.loads(out.splitlines()[-1]))
-
-    def version(self) -> str:
-        """The version the cabinet runs (its first frame drawn)."""
-        status, out = self.ask(
-            "/opt/spit-cabinet/versions/$(cat /run/spit-cabinet/started)/venv/bin/python -c "
-            "'import importlib.metadata as m; print(m.version(\"spit-cabinet\"))'"
-        )
-        return out.splitlines()[-1] if status == 0 and out else ""
-
-    def data_mounted(self) -> bool:
-        status, _ = self.ask(
-            "findmnt -no FSTYPE /data | grep -qx ext4 && mountpoint -q /var/lib/spit-cabinet "
-            "&& mountpoint -q /opt/spit-cabinet"
-        )
-        return status == 0
 
 
 def after_pull(card: Card, pull: Pull, pulled_at: float, before: dict[str, Any]) -> None:
@@ -153,14 +147,14 @@ def after_pull(card: Card, pull: Pull, pulled_at: float, before: dict[str, Any])
         pull.checks["boots to attract"] = False
         return
     pull.checks["boots to attract"] = True
-    pull.checks["data partition mounted"] = card.data_mounted()
-    pull.books_after = card.books()
-    after = pull.books_after
+    after = card.books("look")
+    pull.version = str(after.pop("version", ""))
+    pull.checks["data partition mounted"] = after.pop("data_mounted", False) is True
+    pull.books_after = after
     pull.checks["database whole"] = after.get("integrity") == "ok"
     if before:
         pull.checks["no committed game lost"] = after.get("games", -1) >= before["games"]
         pull.checks["no committed coin lost"] = after.get("coins1", -1) >= before["coins1"]
-    pull.version = card.version()
 
 
 def record(run: Path, pull: Pull) -> bool:

@@ -113,3 +113,38 @@ def test_each_pull_fault_fails_its_check(
 ) -> None:
     _, checks = report.check_pulls(write(tmp_path, pulls))
     assert checks[failing] is False
+
+
+def test_the_running_version_is_the_started_folders_wheel(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    site = tmp_path / "versions" / "20261206T1101Z" / "venv" / "lib" / "python3.13"
+    (site / "site-packages" / "spit_cabinet-0.1.0.post1.dist-info").mkdir(parents=True)
+    assert guest_books.running_version(started, tmp_path) == ""  # none started yet
+    started.write_text("20261206T1101Z\n")
+    assert guest_books.running_version(started, tmp_path) == "0.1.0.post1"
+    started.write_text("gone\n")
+    assert guest_books.running_version(started, tmp_path) == ""
+
+
+MOUNTS = """/dev/root / squashfs ro 0 0
+overlayroot / overlay rw 0 0
+/dev/mmcblk0p3 /data ext4 rw,noatime 0 0
+/dev/mmcblk0p3 /opt/spit-cabinet ext4 rw,noatime 0 0
+/dev/mmcblk0p3 /var/lib/spit-cabinet ext4 rw,noatime 0 0
+"""
+
+
+@pytest.mark.parametrize(
+    ("table", "mounted"),
+    [
+        pytest.param(MOUNTS, True, id="all"),
+        pytest.param(MOUNTS.replace("/data ext4", "/data vfat"), False, id="not-ext4"),
+        pytest.param(MOUNTS.replace("/var/lib/spit-cabinet", "/srv"), False, id="no-books"),
+        pytest.param("\n".join(MOUNTS.splitlines()[:2]), False, id="nothing"),
+    ],
+)
+def test_the_data_is_mounted_only_when_all_three_are(
+    tmp_path: Path, table: str, mounted: bool
+) -> None:
+    (tmp_path / "mounts").write_text(table)
+    assert guest_books.data_mounted(tmp_path / "mounts") is mounted

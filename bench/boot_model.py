@@ -2,22 +2,22 @@
 virtual Pi's boot of the flashed card (issue 33; bench/README.md, "The flashed card").
 
     python bench/boot_model.py RUN        (RUN: a card run of scripts/virtual-pi/run.sh)
-    python bench/boot_model.py --loop     (the CPU work both sides time; run.sh runs it in
-                                           the guest)
+    python bench/boot_model.py --guest    (the CPU work timed in the guest; run.sh runs it)
 
 The virtual Pi is QEMU's TCG: every arm64 instruction translated on this x86 host. Its
-boot is scaled to a Pi 4 in two steps, each measured or cited:
+boot is scaled to a Pi 4 by F, how much slower the guest is than a Pi 4, found two ways:
 
-- **S, the emulator's slowdown**: the same Python work (``--loop``) timed in the guest
-  (run.sh keeps it in RUN/guest-loop.json) and here, on the host's own Python.
-- **R, the host's core against a Pi 4's**: ``sysbench cpu --threads=1`` here, against
-  1477.83 events/s on a Pi 4 (PI4_SYSBENCH, cited there).
+- **by 7-Zip**: S, the guest against this host at the same Python work (``loop_s``, timed
+  in both), divided by R, this host's core against a Pi 4's at 7-Zip's single-threaded
+  benchmark (``7zz b -mmt1`` here, Debian's 7zip; PI4_7ZIP_MIPS, cited there);
+- **by n-body**: the guest's time at the Benchmarks Game's n-body in Python against a Pi
+  4's (PI4_NBODY_S, cited there), scaled to the same number of steps.
 
-The CPU part of the boot on a Pi 4 is then (TCG seconds) / S × R. The card's reads are
-added on top, not overlapped (a pessimistic bound): the bytes the guest read from the card
-until attract (RUN/vda-stat.txt) at a Pi 4's SD card speed (PI4_SD_MB_S, cited there).
-The test kit (the virtual Pi's GPIO simulator, on the cabinet's critical chain in the
-guest) is not on a Pi and is taken out first. Prints one JSON object.
+The CPU part of the boot on a Pi 4 is (TCG seconds) / F. The card's reads are added on
+top, not overlapped (a pessimistic bound): the bytes the guest read from the card until
+the figures were taken (RUN/vda-stat.txt) at a Pi 4's SD card speed (PI4_SD_MB_S, cited
+there). The test kit (the virtual Pi's GPIO simulator, on the cabinet's critical chain in
+the guest) is not on a Pi and is taken out first. Prints one JSON object.
 """
 
 from __future__ import annotations
@@ -31,9 +31,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-PI4_SYSBENCH = 1477.83
-"""sysbench 1.0 ``cpu`` events per second on one core of a Raspberry Pi 4 at 1.5 GHz:
-https://leoncode.co.uk/articles/raspberry-pi-benchmarks"""
+PI4_7ZIP_MIPS = 1633.0
+"""7-Zip's single-threaded benchmark on a Raspberry Pi 4 at 1.5 GHz, the middle of
+1606-1661 MIPS (sbc-bench's results table,
+https://github.com/ThomasKaiser/sbc-bench/blob/master/Results.md)."""
+PI4_NBODY_S = (158.263, 5_000_000)
+"""The Benchmarks Game's n-body in Python on a Raspberry Pi 4 (performance governor):
+158.263 s for 5,000,000 steps,
+https://chaitanyamehta.github.io/projects/performance-analysis-of-programming-languages
+(the Python there is older than the guest's 3.13, which is faster at it: this factor errs
+towards a slower Pi)."""
+NBODY_STEPS = 50_000
 PI4_SD_MB_S = 43.9
 """A Pi 4's reads from a good microSD card (Samsung Evo+, hdparm, buffered):
 https://www.pidramble.com/wiki/benchmarks/microsd-cards (4K random reads: 10.8 MB/s)."""
@@ -47,6 +55,47 @@ SECTOR = 512
 CHAIN_LINE = re.compile(
     r"(\S+\.(?:service|mount|target|device|slice|socket))\s+@([\d.]+)(m?s)(?:\s+\+([\d.]+)(m?s))?"
 )
+
+
+def nbody_s(steps: int) -> float:
+    """The Computer Language Benchmarks Game's n-body (its plain Python program's
+    arithmetic: five bodies, advance by 0.01), ``steps`` steps; seconds taken."""
+    pi, days = 3.14159265358979323, 365.24
+    mass = 4 * pi * pi
+    bodies = [
+        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], mass],
+        [[4.84143144246472090e00, -1.16032004402742839e00, -1.03622044471123109e-01],
+         [1.66007664274403694e-03 * days, 7.69901118419740425e-03 * days,
+          -6.90460016972063023e-05 * days], 9.54791938424326609e-04 * mass],
+        [[8.34336671824457987e00, 4.12479856412430479e00, -4.03523417114321381e-01],
+         [-2.76742510726862411e-03 * days, 4.99852801234917238e-03 * days,
+          2.30417297573763929e-05 * days], 2.85885980666130812e-04 * mass],
+        [[1.28943695621391310e01, -1.51111514016986312e01, -2.23307578892655734e-01],
+         [2.96460137564761618e-03 * days, 2.37847173959480950e-03 * days,
+          -2.96589568540237556e-05 * days], 4.36624404335156298e-05 * mass],
+        [[1.53796971148509165e01, -2.59193146099879641e01, 1.79258772950371181e-01],
+         [2.68067772490389322e-03 * days, 1.62824170038242295e-03 * days,
+          -9.51592254519715870e-05 * days], 5.15138902046611451e-05 * mass],
+    ]  # fmt: skip
+    pairs = [(bodies[i], bodies[j]) for i in range(5) for j in range(i + 1, 5)]
+    dt = 0.01
+    start = time.perf_counter()
+    for _ in range(steps):
+        for ([x1, y1, z1], v1, m1), ([x2, y2, z2], v2, m2) in pairs:
+            dx, dy, dz = x1 - x2, y1 - y2, z1 - z2
+            mag = dt * ((dx * dx + dy * dy + dz * dz) ** (-1.5))
+            b1m, b2m = m1 * mag, m2 * mag
+            v1[0] -= dx * b2m
+            v1[1] -= dy * b2m
+            v1[2] -= dz * b2m
+            v2[0] += dx * b1m
+            v2[1] += dy * b1m
+            v2[2] += dz * b1m
+        for r, [vx, vy, vz], _m in bodies:
+            r[0] += dt * vx
+            r[1] += dt * vy
+            r[2] += dt * vz
+    return time.perf_counter() - start
 
 
 def loop_s(rounds: int = 3) -> float:
@@ -76,32 +125,45 @@ def chain(text: str) -> dict[str, tuple[float, float]]:
     return found
 
 
-def sysbench_events_s() -> float:
-    done = subprocess.run(
-        ["sysbench", "cpu", "--threads=1", "--time=10", "run"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = re.search(r"events per second:\s+([\d.]+)", done.stdout)
+def sevenzip_mips() -> float:
+    """This host's 7-Zip single-threaded rating (``7zz b -mmt1``, its "Tot:" MIPS)."""
+    done = subprocess.run(["7zz", "b", "-mmt1"], capture_output=True, text=True, check=True)
+    found = re.search(r"^Tot:\s+\d+\s+\d+\s+(\d+)", done.stdout, re.M)
     if found is None:
-        raise SystemExit(f"sysbench said no events per second: {done.stdout[-300:]}")
+        raise SystemExit(f"7zz gave no total rating: {done.stdout[-300:]}")
     return float(found[1])
 
 
-def model(run: Path, host_loop_s: float, host_events_s: float) -> dict[str, Any]:
+def guest() -> dict[str, float]:
+    """The CPU work, as the guest times it."""
+    return {"loop_s": round(loop_s(), 4), "nbody_s": round(nbody_s(NBODY_STEPS), 4)}
+
+
+def model(run: Path, host_loop_s: float, host_mips: float) -> dict[str, Any]:
     timings = dict(line.split() for line in (run / "timings.txt").read_text().splitlines())
     to_frame = float(timings["kernel_to_first_frame"])
-    guest_loop = json.loads((run / "guest-loop.json").read_text())["loop_s"]
+    timed = json.loads((run / "guest-loop.json").read_text())
     units = chain((run / "critical-chain.txt").read_text())
     kit_s = units.get("gpio-sim.service", (0.0, 0.0))[1]
     read_bytes = int((run / "vda-stat.txt").read_text().split()[2]) * SECTOR
     boot_time = (run / "boot-time.txt").read_text().strip()
     kernel = re.search(r"([\d.]+)s \(kernel\)", boot_time)
-    slowdown = guest_loop / host_loop_s
-    host_vs_pi4 = host_events_s / PI4_SYSBENCH
-    cpu_s = (to_frame - kit_s) / slowdown * host_vs_pi4
+    slowdown = timed["loop_s"] / host_loop_s
+    host_vs_pi4 = host_mips / PI4_7ZIP_MIPS
+    pi4_nbody_s = PI4_NBODY_S[0] * NBODY_STEPS / PI4_NBODY_S[1]
+    factors = {"7zip": slowdown / host_vs_pi4, "nbody": timed["nbody_s"] / pi4_nbody_s}
     reads_s = read_bytes / 1e6 / PI4_SD_MB_S
+    random_reads_s = read_bytes / 1e6 / PI4_SD_RANDOM_MB_S
+    pi4: dict[str, Any] = {}
+    for name, f in factors.items():
+        cpu_s = (to_frame - kit_s) / f
+        pi4[f"by_{name}"] = {
+            "F_guest_slower_than_pi4": round(f, 2),
+            "cpu": round(cpu_s, 2),
+            "kernel_to_first_frame": round(cpu_s + reads_s, 2),
+            "with_random_reads": round(cpu_s + random_reads_s, 2),
+            "kernel_alone": round(float(kernel[1]) / f, 2) if kernel else None,
+        }
     return {
         "tcg": {
             "kernel_to_first_frame_s": to_frame,
@@ -110,23 +172,18 @@ def model(run: Path, host_loop_s: float, host_events_s: float) -> dict[str, Any]
             "read_from_the_card_mb": round(read_bytes / 1e6, 1),
         },
         "factors": {
-            "guest_loop_s": guest_loop,
+            "guest_loop_s": timed["loop_s"],
             "host_loop_s": round(host_loop_s, 4),
-            "emulator_slowdown_S": round(slowdown, 2),
-            "host_sysbench_events_s": host_events_s,
-            "pi4_sysbench_events_s": PI4_SYSBENCH,
-            "host_vs_pi4_R": round(host_vs_pi4, 2),
+            "S_guest_slower_than_host": round(slowdown, 2),
+            "host_7zip_mips": host_mips,
+            "pi4_7zip_mips": PI4_7ZIP_MIPS,
+            "R_host_faster_than_pi4": round(host_vs_pi4, 2),
+            "guest_nbody_s": timed["nbody_s"],
+            "pi4_nbody_s_same_steps": round(pi4_nbody_s, 3),
         },
-        "pi4_model_s": {
-            "cpu": round(cpu_s, 2),
-            "card_reads_sequential": round(reads_s, 2),
-            "kernel_to_first_frame": round(cpu_s + reads_s, 2),
-            "kernel_to_first_frame_random_reads": round(
-                cpu_s + read_bytes / 1e6 / PI4_SD_RANDOM_MB_S, 2
-            ),
-            "kernel_alone": round(float(kernel[1]) / slowdown * host_vs_pi4, 2) if kernel else None,
-            "kernel_measured_by_others": list(PI4_KERNEL_S),
-        },
+        "card_reads_s": {"sequential": round(reads_s, 2), "random_4k": round(random_reads_s, 2)},
+        "pi4_model_s": pi4,
+        "pi4_kernel_measured_by_others_s": list(PI4_KERNEL_S),
         "critical_chain": {unit: list(t) for unit, t in units.items()},
     }
 
@@ -134,14 +191,14 @@ def model(run: Path, host_loop_s: float, host_events_s: float) -> dict[str, Any]
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path, nargs="?")
-    parser.add_argument("--loop", action="store_true", help="time the CPU work only")
+    parser.add_argument("--guest", action="store_true", help="time the CPU work only")
     args = parser.parse_args()
-    if args.loop:
-        print(json.dumps({"loop_s": round(loop_s(), 4)}))
+    if args.guest:
+        print(json.dumps(guest()))
         return 0
     if args.run is None:
-        parser.error("give a card run's folder, or --loop")
-    print(json.dumps(model(args.run, loop_s(), sysbench_events_s()), indent=2))
+        parser.error("give a card run's folder, or --guest")
+    print(json.dumps(model(args.run, loop_s(), sevenzip_mips()), indent=2))
     return 0
 
 

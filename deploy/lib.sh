@@ -145,8 +145,19 @@ overlay_root_active() {
   return 1
 }
 
+# The type of the file system DIR is on (its nearest existing folder's).
+dir_fstype() {
+  local dir=$1
+  while [[ ! -e $dir && $dir != / ]]; do dir=$(dirname "$dir"); done
+  findmnt --noheadings --output FSTYPE --target "$dir" 2>/dev/null || echo unknown
+}
+
+# Refuse to go on under the read-only root, where what is written would vanish. With DIR
+# (the updater's install folder): only if DIR itself is on the overlay; on the flashed
+# card the versions live on the data partition, under the read-only root (docs/image.md).
 refuse_overlay_root() {
-  if overlay_root_active; then
+  local dir=${1:-}
+  if overlay_root_active && { [[ -z $dir ]] || [[ $(dir_fstype "$dir") == overlay ]]; }; then
     die "the root filesystem is a read-only overlay: anything installed now would vanish at
 the next reboot. Turn the overlay off (sudo raspi-config nonint disable_overlayfs), reboot,
 run this again, then turn it back on (docs/install-pi.md, 'A read-only root')."

@@ -167,7 +167,7 @@ main() {
   if [[ $DRY_RUN -eq 1 ]]; then
     say "Dry run: nothing is changed; this is what update.sh would do."
   fi
-  refuse_overlay_root
+  refuse_overlay_root "$install_dir"
   if [[ $DRY_RUN -eq 0 ]] && [[ ! -d $install_dir/versions ]]; then
     die "no cabinet installed in $install_dir (no versions/): run deploy/install.sh first"
   fi

@@ -284,7 +284,7 @@ if [[ -n $card ]]; then
   # For bench/boot_model.py: what was read from the card since power on (sectors, the
   # third field), and the guest's speed at the model's CPU work.
   agent "cat /sys/block/vda/stat" >"$RUN/vda-stat.txt" || true
-  agent "$BIN/python /media/kit/boot_model.py --loop" >"$RUN/guest-loop.json" || true
+  agent "$BIN/python /media/kit/boot_model.py --guest" >"$RUN/guest-loop.json" || true
 fi
 
 say "update to $next_version from the stick, then roll back"

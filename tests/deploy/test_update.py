@@ -160,7 +160,7 @@ def test_both_scripts_refuse_the_read_only_root(
     proc_cmdline.write_text(cmdline + "\n", encoding="utf-8")
     extra = "--skip-apt" if script == INSTALL else f"--no-pull --from {REPO}"
     code = (
-        "root_fstype() { echo overlay; }; PROC_CMDLINE=$1; "
+        "root_fstype() { echo overlay; }; dir_fstype() { echo overlay; }; PROC_CMDLINE=$1; "
         f"main --dry-run {extra} --install-dir {tmp_path}/opt"
     )
     done = bash(script, code, str(proc_cmdline))
@@ -171,3 +171,32 @@ def test_both_scripts_refuse_the_read_only_root(
     else:
         assert done.returncode == 0, done.stderr
         assert commands(done.stdout)
+
+
+@pytest.mark.parametrize(("script", "refused"), [(INSTALL, True), (UPDATE, False)])
+def test_under_the_read_only_root_only_the_update_goes_on_when_its_folder_is_its_own(
+    tmp_path: Path, script: Path, refused: bool
+) -> None:
+    """The flashed card: the root is the overlay, the versions are on the data partition
+    (ext4). An update writes only there and goes on; an install (users, the unit, /etc)
+    is still refused."""
+    proc_cmdline = tmp_path / "cmdline"
+    proc_cmdline.write_text("console=tty3 overlayroot=tmpfs:recurse=0\n", encoding="utf-8")
+    extra = "--skip-apt" if script == INSTALL else f"--no-pull --from {REPO}"
+    code = (
+        "root_fstype() { echo overlay; }; dir_fstype() { echo ext4; }; PROC_CMDLINE=$1; "
+        f"main --dry-run {extra} --install-dir {tmp_path}/opt"
+    )
+    done = bash(script, code, str(proc_cmdline))
+    assert (done.returncode == 1) is refused, done.stderr
+    assert ("raspi-config nonint disable_overlayfs" in done.stderr) is refused
+
+
+def test_a_folder_not_made_yet_is_on_its_nearest_existing_folders_file_system(
+    tmp_path: Path,
+) -> None:
+    done = bash(UPDATE, 'dir_fstype "$1"; dir_fstype "$2"', str(tmp_path / "no" / "such"), "/")
+    below, root = done.stdout.split()
+    expected = run(["findmnt", "--noheadings", "--output", "FSTYPE", "--target", str(tmp_path)])
+    assert below == expected.stdout.strip()
+    assert root == run(["findmnt", "--noheadings", "--output", "FSTYPE", "/"]).stdout.strip()

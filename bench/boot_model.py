@@ -31,14 +31,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import nbody  # bench/nbody.py, beside this file (run.sh copies both into the guest)
+
 PI4_7ZIP_MIPS = 1633.0
 """7-Zip's single-threaded benchmark on a Raspberry Pi 4 at 1.5 GHz, the middle of
 1606-1661 MIPS (sbc-bench's results table,
 https://github.com/ThomasKaiser/sbc-bench/blob/master/Results.md)."""
-PI4_NBODY_S = (158.263, 5_000_000)
-"""The Benchmarks Game's n-body in Python on a Raspberry Pi 4 (performance governor):
-158.263 s for 5,000,000 steps,
-https://chaitanyamehta.github.io/projects/performance-analysis-of-programming-languages
+PI4_NBODY_S = (nbody.PI4_SECONDS_5M, 5_000_000)
+"""The Benchmarks Game's n-body in Python on a Raspberry Pi 4, as bench/nbody.py cites it
 (the Python there is older than the guest's 3.13, which is faster at it: this factor errs
 towards a slower Pi)."""
 NBODY_STEPS = 50_000
@@ -58,43 +58,10 @@ CHAIN_LINE = re.compile(
 
 
 def nbody_s(steps: int) -> float:
-    """The Computer Language Benchmarks Game's n-body (its plain Python program's
-    arithmetic: five bodies, advance by 0.01), ``steps`` steps; seconds taken."""
-    pi, days = 3.14159265358979323, 365.24
-    mass = 4 * pi * pi
-    bodies = [
-        [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], mass],
-        [[4.84143144246472090e00, -1.16032004402742839e00, -1.03622044471123109e-01],
-         [1.66007664274403694e-03 * days, 7.69901118419740425e-03 * days,
-          -6.90460016972063023e-05 * days], 9.54791938424326609e-04 * mass],
-        [[8.34336671824457987e00, 4.12479856412430479e00, -4.03523417114321381e-01],
-         [-2.76742510726862411e-03 * days, 4.99852801234917238e-03 * days,
-          2.30417297573763929e-05 * days], 2.85885980666130812e-04 * mass],
-        [[1.28943695621391310e01, -1.51111514016986312e01, -2.23307578892655734e-01],
-         [2.96460137564761618e-03 * days, 2.37847173959480950e-03 * days,
-          -2.96589568540237556e-05 * days], 4.36624404335156298e-05 * mass],
-        [[1.53796971148509165e01, -2.59193146099879641e01, 1.79258772950371181e-01],
-         [2.68067772490389322e-03 * days, 1.62824170038242295e-03 * days,
-          -9.51592254519715870e-05 * days], 5.15138902046611451e-05 * mass],
-    ]  # fmt: skip
-    pairs = [(bodies[i], bodies[j]) for i in range(5) for j in range(i + 1, 5)]
-    dt = 0.01
+    """bench/nbody.py's n-body (the Benchmarks Game's), ``steps`` steps; seconds taken."""
+    system = nbody.bodies()
     start = time.perf_counter()
-    for _ in range(steps):
-        for ([x1, y1, z1], v1, m1), ([x2, y2, z2], v2, m2) in pairs:
-            dx, dy, dz = x1 - x2, y1 - y2, z1 - z2
-            mag = dt * ((dx * dx + dy * dy + dz * dz) ** (-1.5))
-            b1m, b2m = m1 * mag, m2 * mag
-            v1[0] -= dx * b2m
-            v1[1] -= dy * b2m
-            v1[2] -= dz * b2m
-            v2[0] += dx * b1m
-            v2[1] += dy * b1m
-            v2[2] += dz * b1m
-        for r, [vx, vy, vz], _m in bodies:
-            r[0] += dt * vx
-            r[1] += dt * vy
-            r[2] += dt * vz
+    nbody.advance(system, steps)
     return time.perf_counter() - start
 
 

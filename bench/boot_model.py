@@ -52,8 +52,9 @@ PI4_KERNEL_S = (1.234, 2.46)
 part alone: a trimmed CM4, https://github.com/raspberrypi/firmware/issues/1749, and a tuned
 Raspberry Pi OS (bookworm), moto-nrw/PyrePortal docs/performance-testing.md."""
 SECTOR = 512
+TIME = r"(?:(\d+)min )?([\d.]+)(ms|s)"
 CHAIN_LINE = re.compile(
-    r"(\S+\.(?:service|mount|target|device|slice|socket))\s+@([\d.]+)(m?s)(?:\s+\+([\d.]+)(m?s))?"
+    rf"([\w\\.@:-]+\.(?:service|mount|target|device|slice|socket)) @{TIME}(?: \+{TIME})?"
 )
 
 
@@ -79,16 +80,17 @@ def loop_s(rounds: int = 3) -> float:
     return best
 
 
-def seconds(value: str, unit: str) -> float:
-    return float(value) / (1000 if unit == "ms" else 1)
+def seconds(minutes: str | None, value: str, unit: str) -> float:
+    """systemd's "1min 2.5s", "870ms", "12.366s" (as TIME's three groups)."""
+    return int(minutes or 0) * 60 + float(value) / (1000 if unit == "ms" else 1)
 
 
 def chain(text: str) -> dict[str, tuple[float, float]]:
     """``systemd-analyze critical-chain``: unit -> (started at, took), in seconds."""
     found = {}
     for m in CHAIN_LINE.finditer(text):
-        took = seconds(m[4], m[5]) if m[4] else 0.0
-        found[m[1]] = (seconds(m[2], m[3]), took)
+        took = seconds(m[5], m[6], m[7]) if m[6] else 0.0
+        found[m[1]] = (seconds(m[2], m[3], m[4]), took)
     return found
 
 

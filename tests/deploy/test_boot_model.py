@@ -1,0 +1,79 @@
+"""bench/boot_model.py's reading of a card run (the Pi 4 boot model): systemd-analyze's
+critical chain as the virtual Pi printed it, and the model's arithmetic on figures of a
+run, each checked against numbers worked out by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load() -> ModuleType:
+    sys.path.insert(0, str(BENCH))  # boot_model imports nbody from beside it
+    try:
+        spec = importlib.util.spec_from_file_location("boot_model", BENCH / "boot_model.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+boot_model = load()
+
+# A card run's chain, as `systemd-analyze critical-chain spit-cabinet.service` printed it.
+CHAIN = """graphical.target reached after 51.643s in userspace.
+The time when unit became active or started is printed after the "@" character.
+The time the unit took to start is printed after the "+" character.
+
+spit-cabinet.service +22.535s
+\u2514\u2500gpio-sim.service @16.284s +12.366s
+  \u2514\u2500dev-disk-by\\x2dlabel-VPIKIT.device @16.220s
+    \u2514\u2500var-lib-spit\\x2dcabinet.mount @1min 2.5s +870ms
+"""
+
+
+def test_the_chain_reads_each_units_start_and_time() -> None:
+    units = boot_model.chain(CHAIN)
+    assert units["gpio-sim.service"] == (16.284, 12.366)
+    assert units["dev-disk-by\\x2dlabel-VPIKIT.device"] == (16.220, 0.0)
+    # The cabinet's own line has no "@": it is the unit asked about, not a step to it.
+    assert "spit-cabinet.service" not in units
+
+
+def test_a_chain_over_a_minute_reads_its_minutes() -> None:
+    units = boot_model.chain(CHAIN)
+    assert units["var-lib-spit\\x2dcabinet.mount"] == pytest.approx((62.5, 0.87))
+
+
+def test_the_model_scales_the_boot_by_each_factor(tmp_path: Path) -> None:
+    (tmp_path / "timings.txt").write_text("boot 402\nkernel_to_first_frame 81.4\n")
+    (tmp_path / "guest-loop.json").write_text(json.dumps({"loop_s": 2.0, "nbody_s": 12.66}))
+    (tmp_path / "critical-chain.txt").write_text(CHAIN)
+    # 439,500 sectors read: 225.0 MB.
+    (tmp_path / "vda-stat.txt").write_text("9000 0 439453 5000 0 0 0 0 0 0 0\n")
+    (tmp_path / "boot-time.txt").write_text(
+        "Startup finished in 29.814s (kernel) + 51.648s (userspace) = 1min 21.463s"
+    )
+    host_loop_s, host_mips = 0.1, 2 * boot_model.PI4_7ZIP_MIPS
+    out = boot_model.model(tmp_path, host_loop_s, host_mips)
+    # S = 2.0 / 0.1 = 20, R = 2: the guest is 10 times slower than a Pi 4.
+    by_7zip = out["pi4_model_s"]["by_7zip"]
+    assert by_7zip["F_guest_slower_than_pi4"] == pytest.approx(10.0)
+    # (81.4 - 12.366 s of test kit) / 10 = 6.90 s of CPU; 225.0 MB at 43.9 MB/s = 5.13 s.
+    assert by_7zip["cpu"] == pytest.approx(6.90, abs=0.01)
+    assert out["card_reads_s"]["sequential"] == pytest.approx(5.13, abs=0.01)
+    assert by_7zip["kernel_to_first_frame"] == pytest.approx(12.03, abs=0.02)
+    assert by_7zip["kernel_alone"] == pytest.approx(2.98, abs=0.01)
+    # n-body: 12.66 s for 50,000 steps, where a Pi 4 takes 158.3 / 100 = 1.583 s: F = 8.
+    by_nbody = out["pi4_model_s"]["by_nbody"]
+    assert by_nbody["F_guest_slower_than_pi4"] == pytest.approx(8.0, abs=0.01)
+    assert out["tcg"]["test_kit_on_the_chain_s"] == 12.366

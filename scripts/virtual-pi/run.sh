@@ -13,7 +13,8 @@
 # fairness, reboot, update and rollback, and the power pulled at VIRTUAL_PI_PULLS seeded
 # moments (pulls.py: during first boots, in attract with coins going in, while booting,
 # during an update; default 20), each boot after one checked to reach attract with
-# nothing committed lost.
+# nothing committed lost. VIRTUAL_PI_FAIRNESS=0 leaves the fairness test out (CI, after a
+# cold cache, for its time; the report says so).
 #
 #     sudo scripts/virtual-pi/run.sh [RUN_DIR]          (docs/virtual-pi.md)
 set -euo pipefail
@@ -243,8 +244,15 @@ fairness() { # name offsets pairs: the cabinet judges while the jig presses
 start=$SECONDS
 # The issue's mark at 100 us: 1,000 pairs, so that 99.9 % is one pair in a thousand; then
 # every offset, 100 pairs each (half each way round).
-fairness mark 100 1000 || say "the fairness test at 100 us did not run: $(cat "$RUN/fairness-mark.err" 2>/dev/null)"
-fairness sweep 50,100,250,1000,5000 100 || say "the fairness sweep did not run: $(cat "$RUN/fairness-sweep.err" 2>/dev/null)"
+rm -f "$RUN/fairness-skipped.txt"
+if [[ ${VIRTUAL_PI_FAIRNESS:-1} == 0 ]]; then
+  # CI's time budget after a cold cache (.ci/run): said in the report, never passed over.
+  echo "${VIRTUAL_PI_FAIRNESS_WHY:-VIRTUAL_PI_FAIRNESS=0}" >"$RUN/fairness-skipped.txt"
+  say "fairness: not run ($(cat "$RUN/fairness-skipped.txt"))"
+else
+  fairness mark 100 1000 || say "the fairness test at 100 us did not run: $(cat "$RUN/fairness-mark.err" 2>/dev/null)"
+  fairness sweep 50,100,250,1000,5000 100 || say "the fairness sweep did not run: $(cat "$RUN/fairness-sweep.err" 2>/dev/null)"
+fi
 took fairness $((SECONDS - start))
 
 say "reboot: back into attract by itself"

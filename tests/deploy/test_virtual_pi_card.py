@@ -148,3 +148,12 @@ def test_the_data_is_mounted_only_when_all_three_are(
 ) -> None:
     (tmp_path / "mounts").write_text(table)
     assert guest_books.data_mounted(tmp_path / "mounts") is mounted
+
+
+def test_a_fairness_test_left_out_is_said_and_one_missing_fails(tmp_path: Path) -> None:
+    figures, checks = report.check_fairness(tmp_path)  # no certificates, nothing said
+    assert checks and not any(checks.values())
+    (tmp_path / "fairness-skipped.txt").write_text("left out by .ci/run: 41 minutes gone\n")
+    figures, checks = report.check_fairness(tmp_path)
+    assert figures == {"not_run": "left out by .ci/run: 41 minutes gone"}
+    assert checks == {}

@@ -113,6 +113,7 @@ echo spit-cabinet >"$root/etc/hostname"
 
 say "initramfs: squashfs and the overlay"
 printf 'squashfs\noverlay\n' >>"$root/etc/initramfs-tools/modules"
+install -m 0755 "$files/initramfs-no-seed" "$root/etc/initramfs-tools/hooks/spit-cabinet-no-seed"
 chroot "$root" update-initramfs -u -k all >"$work/initramfs.log" 2>&1 ||
   fail "update-initramfs failed: $(tail -n 20 "$work/initramfs.log")"
 
@@ -128,7 +129,9 @@ install -m 0644 "$files/config.txt" "$bootfiles/config.txt"
 printf '%s\n' "$CMDLINE" >"$bootfiles/cmdline.txt"
 mkdir -p "$bootfiles/spit-cabinet"
 install -m 0644 "$files/README.txt" "$bootfiles/spit-cabinet/README.txt"
-rm -rf "${root:?}"/boot/firmware/* "$root/var/log/"*.log "$root/var/cache/ldconfig/aux-cache"
+# lgpio's notification pipes, left where install.sh imported it.
+rm -rf "${root:?}"/boot/firmware/* "$root/var/log/"*.log "$root/var/cache/ldconfig/aux-cache" \
+  "$root"/.lgd-nfy*
 # shellcheck disable=SC2016 # dpkg-query's own fields
 chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' >"$work/packages.txt"
 

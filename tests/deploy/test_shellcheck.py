@@ -22,6 +22,7 @@ SCRIPTS = [
     REPO / "scripts" / "wheels.sh",
     *(IMAGE / "files" / name for name in ("spit-cabinet-data", "spit-cabinet-seed")),
     IMAGE / "files" / "spit-cabinet-nodata",
+    IMAGE / "files" / "initramfs-no-seed",
     IMAGE / "files" / "spit-cabinet-firstboot",
 ]
 

@@ -100,7 +100,8 @@ class Card:
         # The console's last line with words in it (not a terminal's control sequence).
         lines = [ESCAPES.sub("", line).strip() for line in text.splitlines()]
         said = [line for line in lines if re.search(r"[A-Za-z]{3}", line)]
-        return said[-1][-160:] if said else ""
+        # Nothing yet: the kernel is quiet, and the journal not yet started.
+        return said[-1][-160:] if said else "(nothing on the console yet: before the journal)"
 
     def agent(self, timeout_s: float) -> Agent:
         return Agent(self.run, boot_timeout_s=timeout_s)

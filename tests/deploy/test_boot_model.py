@@ -77,3 +77,44 @@ def test_the_model_scales_the_boot_by_each_factor(tmp_path: Path) -> None:
     by_nbody = out["pi4_model_s"]["by_nbody"]
     assert by_nbody["F_guest_slower_than_pi4"] == pytest.approx(8.0, abs=0.01)
     assert out["tcg"]["test_kit_on_the_chain_s"] == 12.366
+
+
+MOUNTS = """The time when unit became active or started is printed after the "@" character.
+The time the unit took to start is printed after the "+" character.
+
+opt-spit\\x2dcabinet.mount +1.849s
+\u2514\u2500spit-cabinet-seed.service @35.804s +1.318s
+  \u2514\u2500data.mount @34.708s +1.015s
+var-lib-spit\\x2dcabinet.mount +1.764s
+\u2514\u2500spit-cabinet-seed.service @35.804s +1.318s
+  \u2514\u2500data.mount @34.708s +1.015s
+"""
+
+
+def test_the_mounts_are_ready_when_their_step_and_they_are_done() -> None:
+    assert boot_model.ready(MOUNTS) == {
+        "opt-spit\\x2dcabinet.mount": pytest.approx(35.804 + 1.318 + 1.849),
+        "var-lib-spit\\x2dcabinet.mount": pytest.approx(35.804 + 1.318 + 1.764),
+    }
+
+
+@pytest.mark.parametrize(
+    ("kit_line", "kit_s"),
+    [
+        # The kit ends at 46.046 s, the mounts are ready at 38.971 s: 7.075 s of waiting.
+        ("gpio-sim.service @27.825s +18.221s", 46.046 - 38.971),
+        # The kit done before the mounts: the cabinet waited for them, not for it.
+        ("gpio-sim.service @20.0s +5.0s", 0.0),
+    ],
+)
+def test_the_kit_counts_only_past_the_cabinets_own_mounts(
+    tmp_path: Path, kit_line: str, kit_s: float
+) -> None:
+    (tmp_path / "critical-chain.txt").write_text(
+        f"spit-cabinet.service +36.878s\n\u2514\u2500{kit_line}\n"
+    )
+    # Without the mounts' chain, the kit's whole time.
+    took = float(kit_line.rsplit("+", 1)[1].rstrip("s"))
+    assert boot_model.kit_on_the_chain_s(tmp_path) == pytest.approx(took)
+    (tmp_path / "critical-chain-mounts.txt").write_text(MOUNTS)
+    assert boot_model.kit_on_the_chain_s(tmp_path) == pytest.approx(kit_s, abs=1e-6)

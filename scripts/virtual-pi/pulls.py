@@ -72,6 +72,9 @@ class Pull:
     books_before: dict[str, Any] = field(default_factory=dict)
     books_after: dict[str, Any] = field(default_factory=dict)
     attract_s: float = 0.0
+    pulled_after_s: float = 0.0
+    """In attract: how long after the coins started the pull came (the moment, then the
+    books' read)."""
     version: str = ""
     checks: dict[str, bool] = field(default_factory=dict)
 
@@ -206,10 +209,14 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
             pull = Pull(args.first + i, "booting", at, books_before=before)
         else:
             at = round(rng.uniform(*COINS_S), 1)
-            card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 60 >/dev/null 2>&1 </dev/null")
+            # Coins for two minutes: still going in when the pull comes (the books' read
+            # before it takes seconds of the guest's Python under emulation).
+            card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 400 >/dev/null 2>&1 </dev/null")
+            coins_from = time.monotonic()
             time.sleep(at)
             before = card.books()  # committed by now: must survive the pull just after
             pull = Pull(args.first + i, "attract, coins going in", at, books_before=before)
+            pull.pulled_after_s = round(time.monotonic() - coins_from, 1)
         pull.during = card.pull()
         after_pull(card, pull, time.monotonic(), pull.books_before)
         ok &= record(args.run, pull)

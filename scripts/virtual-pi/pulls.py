@@ -201,7 +201,7 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
     ok = True
     for i in range(args.count):
         card.attract(time.monotonic())
-        if rng.random() < 0.3:  # during a boot: pull, then pull again as it boots
+        if i % 4 == 1:  # one in four during a boot: pull, then pull again as it boots
             before = card.books()
             card.pull()
             at = round(rng.uniform(*REBOOT_S), 1)

@@ -35,6 +35,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,7 @@ class Pull:
     books' read)."""
     version: str = ""
     checks: dict[str, bool] = field(default_factory=dict)
+    error: str = ""
 
 
 class Card:
@@ -92,6 +94,16 @@ class Card:
             sock.connect(str(self.run / "monitor.sock"))
             sock.sendall(command.encode() + b"\n")
             time.sleep(0.2)  # QEMU reads the line before the socket closes
+
+    def quit(self, timeout_s: float = 60) -> None:
+        """Stop the guest and wait for its QEMU to be gone (its locks on the disks too)."""
+        pid = int((self.run / "qemu.pid").read_text().strip())
+        self.monitor("quit")
+        deadline = time.monotonic() + timeout_s
+        while Path(f"/proc/{pid}").exists():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"QEMU {pid} did not stop in {timeout_s} s")
+            time.sleep(0.2)
 
     def pull(self) -> str:
         """Cut the power (the guest starts again at once, as the power comes back);
@@ -157,8 +169,9 @@ def after_pull(card: Card, pull: Pull, pulled_at: float, before: dict[str, Any])
     pull.books_after = after
     pull.checks["database whole"] = after.get("integrity") == "ok"
     if before:
-        pull.checks["no committed game lost"] = after.get("games", -1) >= before["games"]
-        pull.checks["no committed coin lost"] = after.get("coins1", -1) >= before["coins1"]
+        pull.checks["the books were read before the pull"] = "error" not in before
+        pull.checks["no committed game lost"] = after.get("games", -1) >= before.get("games", 0)
+        pull.checks["no committed coin lost"] = after.get("coins1", -1) >= before.get("coins1", 0)
 
 
 def record(run: Path, pull: Pull) -> bool:
@@ -173,24 +186,37 @@ def record(run: Path, pull: Pull) -> bool:
     return ok
 
 
+def guarded(run: Path, n: int, kind: str, at: float, body: Callable[[Pull], None]) -> bool:
+    """One pull, recorded whatever happens: a pull whose steps raise (the guest gone, an
+    answer that never came) is a failed pull in pulls.jsonl, not a missing one."""
+    pull = Pull(n, kind, at)
+    try:
+        body(pull)
+    except Exception as exc:  # any failure at all is this pull's, said in its record
+        pull.checks["the pull ran to its end"] = False
+        pull.error = f"{type(exc).__name__}: {exc}"[:300]
+    return record(run, pull)
+
+
 def first_boot(args: argparse.Namespace, rng: random.Random) -> bool:
     """Pulls during first boots, each on a new card."""
     ok = True
     for i in range(args.count):
-        if i:  # a new card: the last one's guest goes
-            Card(args.run).monitor("quit")
-            time.sleep(2)
-        (args.run / "disk.qcow2").unlink(missing_ok=True)
-        card = Card(args.run)
-        card.console.unlink(missing_ok=True)
-        started = time.monotonic()
-        subprocess.run(args.boot, check=True, stdout=subprocess.DEVNULL)
         at = round(rng.uniform(*FIRST_BOOT_S), 1)
-        time.sleep(max(0.0, started + at - time.monotonic()))
-        pull = Pull(args.first + i, "first boot", at)
-        pull.during = card.pull()
-        after_pull(card, pull, time.monotonic(), {})
-        ok &= record(args.run, pull)
+
+        def body(pull: Pull, i: int = i, at: float = at) -> None:
+            if i:  # a new card: the last one's guest goes first, all the way
+                Card(args.run).quit()
+            (args.run / "disk.qcow2").unlink(missing_ok=True)
+            card = Card(args.run)
+            card.console.unlink(missing_ok=True)
+            started = time.monotonic()
+            subprocess.run(args.boot, check=True, stdout=subprocess.DEVNULL)
+            time.sleep(max(0.0, started + at - time.monotonic()))
+            pull.during = card.pull()
+            after_pull(card, pull, time.monotonic(), {})
+
+        ok &= guarded(args.run, args.first + i, "first boot", at, body)
     return ok
 
 
@@ -200,26 +226,28 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
     card.console_at = card.console.stat().st_size
     ok = True
     for i in range(args.count):
-        card.attract(time.monotonic())
-        if i % 4 == 1:  # one in four during a boot: pull, then pull again as it boots
-            before = card.books()
-            card.pull()
-            at = round(rng.uniform(*REBOOT_S), 1)
-            time.sleep(at)
-            pull = Pull(args.first + i, "booting", at, books_before=before)
-        else:
-            at = round(rng.uniform(*COINS_S), 1)
-            # Coins for two minutes: still going in when the pull comes (the books' read
-            # before it takes seconds of the guest's Python under emulation).
-            card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 400 >/dev/null 2>&1 </dev/null")
-            coins_from = time.monotonic()
-            time.sleep(at)
-            before = card.books()  # committed by now: must survive the pull just after
-            pull = Pull(args.first + i, "attract, coins going in", at, books_before=before)
-            pull.pulled_after_s = round(time.monotonic() - coins_from, 1)
-        pull.during = card.pull()
-        after_pull(card, pull, time.monotonic(), pull.books_before)
-        ok &= record(args.run, pull)
+        booting = i % 4 == 1  # one in four during a boot: pull, then pull again as it boots
+        at = round(rng.uniform(*(REBOOT_S if booting else COINS_S)), 1)
+
+        def body(pull: Pull, booting: bool = booting, at: float = at) -> None:
+            card.attract(time.monotonic())
+            if booting:
+                pull.books_before = card.books()
+                card.pull()
+                time.sleep(at)
+            else:
+                # Coins for two minutes: still going in when the pull comes (the books'
+                # read before it takes seconds of the guest's Python under emulation).
+                card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 400 >/dev/null 2>&1 </dev/null")
+                coins_from = time.monotonic()
+                time.sleep(at)
+                pull.books_before = card.books()  # committed now: must survive the pull
+                pull.pulled_after_s = round(time.monotonic() - coins_from, 1)
+            pull.during = card.pull()
+            after_pull(card, pull, time.monotonic(), pull.books_before)
+
+        kind = "booting" if booting else "attract, coins going in"
+        ok &= guarded(args.run, args.first + i, kind, at, body)
     return ok
 
 
@@ -230,21 +258,24 @@ def update(args: argparse.Namespace, rng: random.Random) -> bool:
     old, new = args.versions
     ok = True
     for i in range(args.count):
-        card.attract(time.monotonic())
-        before = card.books()
         at = round(rng.uniform(*UPDATE_S), 1)
-        card.ask(
-            "mkdir -p /media/usb; for _ in $(seq 90); do [ -e /dev/disk/by-label/STICK ] && break; "
-            "sleep 1; done; mountpoint -q /media/usb || mount -o ro LABEL=STICK /media/usb; "
-            "setsid -f spit-cabinet-update --from /media/usb/wheels-next "
-            ">/run/update.log 2>&1 </dev/null"
-        )
-        time.sleep(at)
-        pull = Pull(args.first + i, "update", at, books_before=before)
-        pull.during = card.pull()
-        after_pull(card, pull, time.monotonic(), before)
-        pull.checks["runs the old version or the new"] = pull.version in (old, new)
-        ok &= record(args.run, pull)
+
+        def body(pull: Pull, at: float = at) -> None:
+            card.attract(time.monotonic())
+            pull.books_before = card.books()
+            card.ask(
+                "mkdir -p /media/usb; for _ in $(seq 90); do [ -e /dev/disk/by-label/STICK ] "
+                "&& break; sleep 1; done; mountpoint -q /media/usb || "
+                "mount -o ro LABEL=STICK /media/usb; "
+                "setsid -f spit-cabinet-update --from /media/usb/wheels-next "
+                ">/run/update.log 2>&1 </dev/null"
+            )
+            time.sleep(at)
+            pull.during = card.pull()
+            after_pull(card, pull, time.monotonic(), pull.books_before)
+            pull.checks["runs the old version or the new"] = pull.version in (old, new)
+
+        ok &= guarded(args.run, args.first + i, "update", at, body)
     return ok
 
 

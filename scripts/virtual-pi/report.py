@@ -239,6 +239,15 @@ def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
     for pull in pulls:
         for name, ok in pull["checks"].items():
             checks[f"pull {pull['n']} ({pull['kind']}): {name}"] = ok
+    expected_path = run / "pulls-expected.json"
+    if expected_path.exists():  # every pull asked for was made (and recorded)
+        expected = json.loads(expected_path.read_text(encoding="utf-8"))
+        made = {
+            "first boot": sum(p["kind"] == "first boot" for p in pulls),
+            "attract": sum(p["kind"] in ("attract, coins going in", "booting") for p in pulls),
+            "update": sum(p["kind"] == "update" for p in pulls),
+        }
+        checks[f"pulls: as many as asked for ({expected})"] = made == expected
     kinds = {p["kind"] for p in pulls}
     checks["pulls: during first boots, in attract and during an update"] = {
         "first boot",

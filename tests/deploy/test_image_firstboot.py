@@ -6,9 +6,9 @@ why. Run here on folders of the test's own, with this checkout's cabinet."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
+import pwd
 import re
 import subprocess
 import sys
@@ -27,7 +27,7 @@ def firstboot(boot: Path, data: Path) -> subprocess.CompletedProcess[str]:
         SPIT_CABINET_BOOT=str(boot),
         SPIT_CABINET_DATA=str(data),
         SPIT_CABINET_COMMAND=str(CABINET),
-        SPIT_CABINET_USER=getpass.getuser(),
+        SPIT_CABINET_USER=pwd.getpwuid(os.getuid()).pw_name,  # as `id -un` says
     )
     return subprocess.run(
         ["sh", FIRSTBOOT], env=env, capture_output=True, text=True, timeout=120, check=True

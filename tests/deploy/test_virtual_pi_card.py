@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ import pytest
 
 from cabinet.storage.paths import database_path
 from cabinet.storage.store import CabinetStore
-from tests.deploy.test_virtual_pi_checks import load
+from tests.deploy.test_virtual_pi_checks import SCRIPTS, load
 
 guest_books = load("guest_books")
 report = load("report")
@@ -157,3 +158,37 @@ def test_a_fairness_test_left_out_is_said_and_one_missing_fails(tmp_path: Path) 
     figures, checks = report.check_fairness(tmp_path)
     assert figures == {"not_run": "left out by .ci/run: 41 minutes gone"}
     assert checks == {}
+
+
+def test_a_pull_missing_from_those_asked_for_fails(tmp_path: Path) -> None:
+    (tmp_path / "pulls-expected.json").write_text(
+        json.dumps({"first boot": 1, "attract": 2, "update": 1})
+    )
+    _, checks = report.check_pulls(write(tmp_path, GOOD))
+    assert all(checks.values()), checks  # 1, 2 (coins and booting), 1: as asked
+    _, checks = report.check_pulls(write(tmp_path, GOOD[:3]))  # the update pull never made
+    assert [name for name, ok in checks.items() if not ok] == [
+        "pulls: as many as asked for ({'first boot': 1, 'attract': 2, 'update': 1})",
+        "pulls: during first boots, in attract and during an update",
+    ]
+
+
+def test_a_pull_that_raises_is_recorded_as_failed(tmp_path: Path) -> None:
+    sys.path.insert(0, str(SCRIPTS))  # pulls.py imports agent.py from beside it
+    try:
+        pulls = load("pulls")
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+    def body(pull: Any) -> None:
+        pull.during = "spit-cabinet-data: making an ext4 file system"
+        raise TimeoutError("no attract in 420 s")
+
+    assert pulls.guarded(tmp_path, 7, "booting", 3.5, body) is False
+    (line,) = (tmp_path / "pulls.jsonl").read_text().splitlines()
+    recorded = json.loads(line)
+    assert recorded["n"] == 7 and recorded["kind"] == "booting"
+    assert recorded["checks"] == {"the pull ran to its end": False}
+    assert recorded["error"] == "TimeoutError: no attract in 420 s"
+    _, checks = report.check_pulls(tmp_path)
+    assert checks["pull 7 (booting): the pull ran to its end"] is False

@@ -135,6 +135,12 @@ rm -rf "${root:?}"/boot/firmware/* "$root/var/log/"*.log "$root/var/cache/ldconf
 # shellcheck disable=SC2016 # dpkg-query's own fields
 chroot "$root" dpkg-query -W -f '${Package} ${Version}\n' >"$work/packages.txt"
 
+# systemd runs ldconfig and its other "the OS was updated" units when /etc/.updated and
+# /var/.updated are older than /usr: on a root that forgets every write they would run at
+# every boot. Stamped as systemd-update-done would, at the build's time.
+for dir in etc var; do
+  printf 'TIMESTAMP_NSEC=%s000000000\n' "$SOURCE_DATE_EPOCH" >"$root/$dir/.updated"
+done
 umount -l "$root/proc" "$root/sys" "$root/dev"
 # Every file made here is stamped with SOURCE_DATE_EPOCH (the tarball's were already).
 find "$root" "$bootfiles" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +

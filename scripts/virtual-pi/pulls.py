@@ -44,6 +44,10 @@ from agent import Agent
 
 BIN = "/opt/spit-cabinet/current/venv/bin"
 GUEST_BOOKS = f"env PYGAME_HIDE_SUPPORT_PROMPT=1 {BIN}/python /media/kit/guest_books.py"
+DETACHED = ">/dev/null 2>&1 </dev/null 3>&-"
+"""A command left running in the guest: its output nowhere, and without the agent's port
+(its fd 3). Holding the port, it kept the agent from opening it again: the host lost the
+guest for as long as the command ran (a run's coins, two minutes)."""
 ATTRACT_TIMEOUT_S = 420
 """Longest a boot may take to attract under emulation (TCG, a busy host): a first boot
 makes the data partition, and a pulled one replays its journal."""
@@ -240,7 +244,7 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
             else:
                 # Coins for two minutes: still going in when the pull comes (the books'
                 # read before it takes seconds of the guest's Python under emulation).
-                card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 400 >/dev/null 2>&1 </dev/null")
+                card.ask(f"setsid -f chrt -f 20 {GUEST_BOOKS} coins 400 {DETACHED}")
                 coins_from = time.monotonic()
                 time.sleep(at)
                 pull.books_before = card.books()  # committed now: must survive the pull
@@ -270,7 +274,7 @@ def update(args: argparse.Namespace, rng: random.Random) -> bool:
                 "&& break; sleep 1; done; mountpoint -q /media/usb || "
                 "mount -o ro LABEL=STICK /media/usb; "
                 "setsid -f spit-cabinet-update --from /media/usb/wheels-next "
-                ">/run/update.log 2>&1 </dev/null"
+                f">/run/update.log {DETACHED.removeprefix('>/dev/null ')}"
             )
             time.sleep(at)
             pull.during = card.pull()

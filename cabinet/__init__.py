@@ -6,7 +6,7 @@ books), with what both use in :mod:`cabinet.shared`. Around them: :mod:`cabinet.
 :mod:`cabinet.drawing`, :mod:`cabinet.sound`, :mod:`cabinet.i18n`, :mod:`cabinet.storage`,
 :mod:`cabinet.money`, :mod:`cabinet.halloffame`, :mod:`cabinet.service`, the fairness
 test (:mod:`cabinet.fairness`), the fleet link
-(:mod:`cabinet.link`) and the command
+(:mod:`cabinet.link`), the updates it verifies (:mod:`cabinet.updates`) and the command
 line, :mod:`cabinet.commands` (``spit-cabinet``, or ``python -m cabinet``).
 
 >>> from cabinet.i18n import translate
@@ -34,4 +34,5 @@ __all__ = [
     "sound",
     "storage",
     "table",
+    "updates",
 ]

@@ -177,6 +177,8 @@ source_kind() {
   local source=$1
   if [[ $source == *://* ]] || [[ $source == git@*:* ]]; then
     printf git
+  elif [[ -f $source/metadata/timestamp.json ]]; then
+    printf release
   elif [[ -f $source ]] && [[ $source == *.whl ]]; then
     printf wheel
   elif [[ -f $source/pyproject.toml ]]; then
@@ -217,6 +219,12 @@ fetch_wheels() {
     checkout) build_wheel "$source" "$venv" "$out" "$tmp" ;;
     wheel) run cp "$source" "$out/" ;;
     wheels) run cp "$source"/*.whl "$out/" ;;
+    release)
+      # Only checked wheels are installed: update.sh verifies a release into a folder of
+      # wheels first (a dry run does not).
+      [[ $DRY_RUN -eq 1 ]] || die "a signed release is installed by spit-cabinet-update, once verified"
+      say "(dry run: the release's wheels, once verified)"
+      ;;
     *) die "the source must be a git URL, a .whl file, a checkout or a folder of wheels: '$source'" ;;
   esac
   FETCHED_WHEEL=$wheels/spit_cabinet-VERSION-py3-none-any.whl

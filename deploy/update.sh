@@ -5,8 +5,13 @@
 # fails to start three times in a row goes back by itself. Settings, audits and match records
 # are in the data directory, which this never touches.
 #
+# Before anything is installed, the running version checks the update: a signed release
+# (spit-fleet release sign) is verified whole against the route's key; anything else (bare
+# wheels, a checkout) is installed only while the cabinet's 'Unsigned updates' is on
+# (docs/releases.md).
+#
+#     sudo spit-cabinet-update --from /media/usb/release   # a signed release (a stick)
 #     sudo spit-cabinet-update                       # from where it was installed from
-#     sudo spit-cabinet-update --from /media/usb/spit_cabinet-0.2.0-py3-none-any.whl
 #     sudo spit-cabinet-update --rollback            # back to the version before
 #
 # install.sh puts this script in /opt/spit-cabinet/bin and links it as spit-cabinet-update;
@@ -28,11 +33,14 @@ Installs a new version of the cabinet beside the running one, switches to it and
 the cabinet. The data directory (settings, audits, match records) is left alone.
 
 Options:
-  --from SOURCE      where the new version comes from: a git URL, a .whl file, a checkout,
-                     or a folder of wheels (e.g. a USB stick, for a cabinet with no network)
+  --from SOURCE      where the new version comes from: a signed release's folder (e.g. on
+                     a USB stick), or, while the cabinet's 'Unsigned updates' is on, a git
+                     URL, a .whl file, a checkout or a folder of wheels
                      (default: the source it was installed from, in INSTALL_DIR/source)
   --rollback         go back to the previous version (and make the current one previous)
   --install-dir DIR  the installed cabinet (default: $DEFAULT_INSTALL_DIR)
+  --data-dir DIR     the cabinet's data (its settings and its fleet's release key), read
+                     to check the update (default: $DEFAULT_DATA_DIR)
   --no-pull          with a checkout as the source: install it as it is, without git pull
   --flash-firmware   also copy the light board's firmware (spit-cabinet firmware flash);
                      the board must be plugged in
@@ -95,6 +103,32 @@ refresh_updater() {
   done
 }
 
+# Check the update SOURCE with the version installed in DIR (its data in DATA) before
+# anything is installed: a signed release is verified into DIR/tmp/release, the folder
+# to install from; bare wheels and checkouts pass only with 'Unsigned updates' on. Sets
+# CHECKED_SOURCE, or stops with the cabinet's one line saying why.
+check_update() {
+  local dir=$1 source=$2 data=$3 cabinet
+  cabinet=$dir/current/venv/bin/spit-cabinet
+  CHECKED_SOURCE=$source
+  if [[ ! -x $cabinet ]]; then
+    [[ $(source_kind "$source") != release ]] ||
+      die "no version installed here to verify the signed release with: run install.sh first"
+    warn "no version installed to check the update with: it is installed as a first install"
+    return 0
+  fi
+  if [[ $DRY_RUN -eq 1 ]]; then
+    say "+ $cabinet release verify $source --out $dir/tmp/release --data-dir $data"
+    return 0
+  fi
+  CHECKED_SOURCE=$("$cabinet" release verify "$source" --out "$dir/tmp/release" \
+    --data-dir "$data") || die "the update is refused (the line above says why): nothing installed"
+  # The metadata it last trusted stays the cabinet's own (its user reads it).
+  if [[ -d $data/releases ]]; then
+    chown -R --reference="$data" "$data/releases"
+  fi
+}
+
 # Hold DIR/.lock for the rest of the script: one update at a time.
 take_lock() {
   local dir=$1
@@ -119,15 +153,17 @@ restart_cabinet() {
 }
 
 main() {
-  local install_dir=$DEFAULT_INSTALL_DIR source="" pull=1 flash=0 restart=1 lgpio=1
+  local install_dir=$DEFAULT_INSTALL_DIR data_dir=$DEFAULT_DATA_DIR source="" pull=1 flash=0
+  local restart=1 lgpio=1
   local action=update
   local -a flash_args=()
   while [[ $# -gt 0 ]]; do
     case $1 in
-      --install-dir | --from | --port | --config)
+      --install-dir | --data-dir | --from | --port | --config)
         [[ $# -ge 2 ]] || usage_error "$1 needs a value"
         case $1 in
           --install-dir) install_dir=$2 ;;
+          --data-dir) data_dir=$2 ;;
           --from) source=$2 ;;
           --port) flash_args+=(--port "$2") ;;
           --config) flash_args+=(--config "$2") ;;
@@ -153,6 +189,7 @@ main() {
     usage_error "--port and --config are for --flash-firmware"
   fi
   check_path --install-dir "$install_dir"
+  check_path --data-dir "$data_dir"
   case $action in
     boot-check)
       boot_check "$install_dir"
@@ -184,13 +221,15 @@ main() {
       usage_error "no --from given and $install_dir/source does not say where from"
     source=$(<"$install_dir/source")
   fi
+  step "Clean up after any interrupted update"
+  clean_leftovers "$install_dir"
+  step "Check the update"
+  check_update "$install_dir" "$source" "$data_dir"
   if [[ $(source_kind "$source") == checkout ]] && [[ $pull -eq 1 ]]; then
     step "Pull $source"
     pull_checkout "$source"
   fi
-  step "Clean up after any interrupted update"
-  clean_leftovers "$install_dir"
-  install_version "$install_dir" "$source" "$lgpio"
+  install_version "$install_dir" "$CHECKED_SOURCE" "$lgpio"
   step "Switch to $INSTALLED_ID (the data directory is not touched)"
   switch_to "$install_dir" "$INSTALLED_ID"
   printf '%s 0\n' "$INSTALLED_ID" | write_file "$install_dir/trial" 0644

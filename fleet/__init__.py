@@ -7,6 +7,9 @@ shared with its firmware. The rest is the fleet's service (``spit-fleet``: init,
 add-cabinet, add-cabinets, revoke, ingest, location, option, digest, web, account; the
 route's champions, settings documents, collections and alerts), installed with the
 ``fleet`` extra, so a cabinet installs none of its dependencies. See ``docs/fleet.md``.
+Signed releases (``spit-fleet release-key``, ``release sign``, ``release trust``:
+docs/releases.md) are :mod:`fleet.release_keys` and :mod:`fleet.release_repository`, on
+the operator's own machine; :mod:`fleet.release_manifest` is shared with the cabinet.
 
 >>> from fleet.wire import batch_topic
 >>> from fleet.wire_down import ack_topic
@@ -29,6 +32,10 @@ __all__ = [
     "join_file",
     "locations",
     "options",
+    "release_commands",
+    "release_keys",
+    "release_manifest",
+    "release_repository",
     "route_commands",
     "schema",
     "store",

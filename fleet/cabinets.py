@@ -29,7 +29,25 @@ Progress = Callable[[int, int], None]
 """Told ``(done, of)`` as the join files of a file of cabinets are written."""
 
 
-def _join(config: FleetConfig, ca: str, name: str, location: str, password: str) -> Join:
+RELEASE_ROOT = "release-root.json"
+"""The route's release root in the fleet's folder (``spit-fleet release trust``): every
+join file written after it carries it."""
+
+
+def release_root(folder: Path) -> str:
+    """The route's release root kept in ``folder``, or empty (none yet)."""
+    path = folder / RELEASE_ROOT
+    return path.read_text(encoding="utf-8") if path.exists() else ""
+
+
+def _trust(folder: Path) -> tuple[str, str]:
+    """The fleet's CA and the route's release root: what every join file carries."""
+    return (folder / "ca.pem").read_text(), release_root(folder)
+
+
+def _join_with(
+    config: FleetConfig, trust: tuple[str, str], name: str, location: str, password: str
+) -> Join:
     return Join(
         fleet=config.name,
         cabinet=name,
@@ -37,7 +55,8 @@ def _join(config: FleetConfig, ca: str, name: str, location: str, password: str)
         host=config.hosts[0],
         port=config.port,
         password=password,
-        ca=ca,
+        ca=trust[0],
+        release_root=trust[1],
     )
 
 
@@ -58,7 +77,7 @@ def add_cabinet(
     else:
         password = broker.set_password(folder, name)
         broker.write_acl(folder)
-    return _join(config, (folder / "ca.pem").read_text(), name, location, password)
+    return _join_with(config, _trust(folder), name, location, password)
 
 
 def check_new(conn: psycopg.Connection[Any], rows: Sequence[CabinetRow]) -> list[str]:
@@ -97,11 +116,11 @@ def add_cabinets(
             f"the cabinets are in the database, but the broker's files were not written "
             f"({exc}): spit-fleet add-cabinet NAME gives each a join file"
         ) from None
-    ca = (folder / "ca.pem").read_text()
+    trust = _trust(folder)
     written: list[Path] = []
     for row in rows:
         path = out / f"{row.name}.json"
-        join = _join(config, ca, row.name, row.location, passwords[row.name])
+        join = _join_with(config, trust, row.name, row.location, passwords[row.name])
         broker.write_private(path, join_file_text(join), 0o600)
         written.append(path)
         if progress is not None:

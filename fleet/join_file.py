@@ -7,7 +7,13 @@ A join file is JSON::
 
     {"format": "spit-fleet-join", "version": 1, "fleet": "Northside Amusements",
      "cabinet": "bar-1", "location": "The Anchor", "host": "fleet.example.com",
-     "port": 8883, "password": "…", "ca": "-----BEGIN CERTIFICATE-----…"}
+     "port": 8883, "password": "…", "ca": "-----BEGIN CERTIFICATE-----…",
+     "release_root": "{\"signed\": {\"_type\": \"root\", …}, \"signatures\": […]}"}
+
+``release_root`` (optional: a fleet whose operator has no release key yet writes none) is
+the route's TUF root metadata: the root of trust every signed release a cabinet installs
+must chain to (docs/releases.md). The cabinet checks it with TUF when it verifies a
+release; here it is only checked to be a root's JSON.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ class Join:
     password: str
     ca: str
     """The fleet's CA certificate (PEM): the broker's certificate must be signed by it."""
+    release_root: str = ""
+    """The route's TUF root metadata (JSON), or empty: no signed release can be checked."""
 
     def rows(self) -> dict[str, str]:
         """The ``fleet`` table's ``join.*`` rows."""
@@ -59,6 +67,7 @@ class Join:
                 port=int(rows["join.port"]),
                 password=rows["join.password"],
                 ca=rows["join.ca"],
+                release_root=rows.get("join.release_root", ""),
             )
         except (KeyError, ValueError):
             return None
@@ -74,6 +83,22 @@ def _text(data: dict[str, object], key: str, limit: int = 200) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value or len(value) > limit:
         raise JoinError(f"its {key!r} is missing or not a text of at most {limit} characters")
+    return value
+
+
+def _release_root(data: dict[str, object]) -> str:
+    value = data.get("release_root", "")
+    if value == "":
+        return ""
+    if not isinstance(value, str) or len(value) > MAX_BYTES // 2:
+        raise JoinError("its 'release_root' is not a text of root metadata")
+    try:
+        root = json.loads(value)
+    except json.JSONDecodeError:
+        raise JoinError("its 'release_root' is not JSON") from None
+    signed = root.get("signed") if isinstance(root, dict) else None
+    if not isinstance(signed, dict) or signed.get("_type") != "root":
+        raise JoinError("its 'release_root' is not a TUF root (spit-fleet release-key makes one)")
     return value
 
 
@@ -111,6 +136,7 @@ def read_join(path: Path) -> Join:
         port=port,
         password=_text(data, "password"),
         ca=_text(data, "ca", MAX_BYTES),
+        release_root=_release_root(data),
     )
     try:
         join.tls_context()

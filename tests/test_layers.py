@@ -49,7 +49,7 @@ def test_nothing_imports_cabinet(package: str) -> None:
 
 #: The fleet's modules a cabinet imports: the standard library only (it installs none of the
 #: fleet's service, whose extra brings psycopg and cryptography).
-FLEET_SHARED = ("wire", "wire_common", "wire_down", "join_file")
+FLEET_SHARED = ("wire", "wire_common", "wire_down", "join_file", "release_manifest")
 
 
 @pytest.mark.parametrize("module", FLEET_SHARED)

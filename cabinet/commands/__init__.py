@@ -25,6 +25,7 @@ __all__ = [
     "lights",
     "link_start",
     "progress",
+    "release",
     "replay",
     "run",
     "run_arguments",

@@ -66,6 +66,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "cabinet.commands.fleet",
         "join the operator's fleet, see the link, or leave",
     ),
+    "release": (
+        "cabinet.commands.release",
+        "check an update before it is installed",
+    ),
 }
 
 DEFAULT_COMMAND = "run"

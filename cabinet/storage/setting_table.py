@@ -254,6 +254,13 @@ REMOTE_SETTINGS = Switch(
     description="Take the pricing settings and the operator PIN from the fleet's settings "
     "documents; off: a document that holds any is refused (set only at the cabinet).",
 )
+UNSIGNED_UPDATES = Switch(
+    name="unsigned_updates",
+    group=OPERATOR,
+    default=False,
+    description="Install an update that is not a signed release (a stick of bare wheels, a "
+    "checkout); off: only releases signed by the route's key (set only at the cabinet).",
+)
 
 # -- pricing ------------------------------------------------------------------------------
 
@@ -468,6 +475,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     RECORDS_KEPT,
     MISSING_SWITCH_GAMES,
     REMOTE_SETTINGS,
+    UNSIGNED_UPDATES,
     HALL_OF_FAME,
     HALL_OF_FAME_SIZE,
     FREE_PLAY,

@@ -6,9 +6,10 @@ overwrites it.
 
 A document is read exactly as ``spit-cabinet settings import`` reads a file
 (:meth:`~cabinet.storage.store.CabinetStore.import_settings`). It is refused whole when it
-holds ``remote_settings`` (set only at the cabinet), or pricing settings or the operator
-PIN while ``remote_settings`` is off. From the route's document, the settings the applied
-location document also sets are left as the location's says. Each decision is reported
+holds ``remote_settings`` or ``unsigned_updates`` (set only at the cabinet), or pricing
+settings or the operator PIN while ``remote_settings`` is off. From the route's document,
+the settings the applied location document also sets are left as the location's says.
+Each decision is reported
 (a ``settings`` event) in the transaction that applies it.
 """
 
@@ -22,7 +23,12 @@ from typing import Any
 from cabinet.storage import fleet_documents
 from cabinet.storage.outbox import Kind
 from cabinet.storage.problems import StorageError
-from cabinet.storage.setting_table import OPERATOR_PIN, REMOTE_SETTINGS, in_group
+from cabinet.storage.setting_table import (
+    OPERATOR_PIN,
+    REMOTE_SETTINGS,
+    UNSIGNED_UPDATES,
+    in_group,
+)
 from cabinet.storage.setting_types import SettingGroup
 from cabinet.storage.settings_file import SettingsFileError, read_text
 from cabinet.storage.store import CabinetStore
@@ -32,6 +38,8 @@ log = logging.getLogger("cabinet.storage")
 
 GUARDED = frozenset({OPERATOR_PIN.name, *(s.name for s in in_group(SettingGroup.PRICING))})
 """What a document may set only while ``remote_settings`` is on."""
+AT_THE_CABINET = frozenset({REMOTE_SETTINGS.name, UNSIGNED_UPDATES.name})
+"""What no document may set: the switches that guard the cabinet from its fleet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +67,11 @@ def _vet(
     store: CabinetStore, document: SettingsDocument
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def vet(values: dict[str, Any]) -> dict[str, Any]:
-        if REMOTE_SETTINGS.name in values:
+        at_the_cabinet = sorted(AT_THE_CABINET & set(values))
+        if at_the_cabinet:
             raise SettingsFileError(
-                "remote_settings is set only at the cabinet, never by a settings document"
+                f"{', '.join(at_the_cabinet)}: set only at the cabinet, never by a settings "
+                "document"
             )
         guarded = sorted(GUARDED & set(values))
         if guarded and not store.settings.get(REMOTE_SETTINGS):

@@ -369,12 +369,13 @@ def main() -> int:
     args = parser.parse_args()
     if args.command == "settings":
         # The light board on QEMU's USB serial adapter (an FTDI one, not found by the
-        # Pico's USB id), and the race window for an emulated machine.
+        # Pico's USB id), the race window for an emulated machine, and unsigned updates:
+        # the run's update is the stick's bare wheels (signed releases: tests/deploy).
         from guest_presser import IDLE_TIMEOUT_S, RACE_WINDOW_MS
 
         print(
             f"[game]\nrace_window_ms = {RACE_WINDOW_MS}\nidle_timeout_s = {IDLE_TIMEOUT_S}\n\n"
-            '[cabinet]\nled_port = "/dev/ttyUSB0"'
+            '[cabinet]\nled_port = "/dev/ttyUSB0"\n\n[operator]\nunsigned_updates = true'
         )
         return 0
     if args.command == "start":

@@ -36,6 +36,7 @@ COMMANDS = [
     "settings",
     "audits",
     "fleet",
+    "release",
 ]
 COMMAND_MODULES = [f"cabinet.commands.{name}" for name in COMMANDS]
 

@@ -17,6 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from cabinet.storage.paths import database_path
+from cabinet.storage.setting_table import UNSIGNED_UPDATES
+from cabinet.storage.store import CabinetStore
+
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 UNIT = DEPLOY / "spit-cabinet.service"
@@ -145,3 +149,75 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if got.returncode != 0:
         pytest.fail(f"could not get the cabinet's dependencies from the index:\n{got.stderr}")
     return folder
+
+
+def allowing_unsigned(folder: Path) -> Path:
+    """A cabinet's data directory with 'Unsigned updates' on: the updates of bare wheels
+    the tests make are installed (update.sh refuses them otherwise, docs/releases.md)."""
+    if not database_path(folder).exists():
+        store = CabinetStore.open(folder)
+        try:
+            store.settings.set(UNSIGNED_UPDATES, True)
+            store.save_settings()
+        finally:
+            store.close()
+    return folder
+
+
+# -- installs the update tests share ----------------------------------------------
+
+
+def target(root: Path, name: str) -> str:
+    return os.readlink(root / name).removeprefix("versions/")
+
+
+def stub_systemctl(tmp_path: Path) -> Path:
+    """A folder with a `systemctl` that logs what it is asked to do."""
+    folder = tmp_path / "stub"
+    folder.mkdir(exist_ok=True)
+    exe = folder / "systemctl"
+    exe.write_text(f'#!/bin/sh\necho "$*" >>"{folder}/log"\n', encoding="utf-8")
+    exe.chmod(0o755)
+    return folder
+
+
+def run_updater(
+    root: Path, stub: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    data = allowing_unsigned(root.parent / "unsigned-data")
+    return subprocess.run(
+        [
+            "bash",
+            str(UPDATE),
+            "--install-dir",
+            str(root),
+            "--without-lgpio",
+            "--data-dir",
+            str(data),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PATH": f"{stub}:{os.environ['PATH']}", **(env or {})},
+    )
+
+
+def copy_install(installed: Path, to: Path) -> Path:
+    """A copy of an install directory (hard links: the updater never changes a file in
+    place, it writes new ones and renames them)."""
+    subprocess.run(["cp", "-al", str(installed), str(to)], check=True)
+    return to
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
+    """An install directory with one version, installed from the folder of wheels."""
+    base = tmp_path_factory.mktemp("installed")
+    root = base / "opt"
+    (root / "versions").mkdir(parents=True)
+    stub = stub_systemctl(base)
+    done = run_updater(root, stub, "--from", str(wheelhouse), "--no-restart")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return root

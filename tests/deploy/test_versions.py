@@ -17,7 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import DEPLOY, UPDATE, run
+from tests.deploy.conftest import (
+    DEPLOY,
+    UPDATE,
+    allowing_unsigned,
+    copy_install,
+    run,
+    run_updater,
+    stub_systemctl,
+    target,
+)
 
 # -- stand-in versions: the boot check and rollbacks ------------------------------------
 
@@ -34,10 +43,6 @@ def fake_install(root: Path, *ids: str) -> Path:
 
 def link(root: Path, name: str, version: str) -> None:
     (root / name).symlink_to(f"versions/{version}")
-
-
-def target(root: Path, name: str) -> str:
-    return os.readlink(root / name).removeprefix("versions/")
 
 
 def updater(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -136,29 +141,6 @@ def test_rollback_swaps_current_and_previous(tmp_path: Path) -> None:
 # -- real versions --------------------------------------------------------------------
 
 
-def stub_systemctl(tmp_path: Path) -> Path:
-    """A folder with a `systemctl` that logs what it is asked to do."""
-    folder = tmp_path / "stub"
-    folder.mkdir(exist_ok=True)
-    exe = folder / "systemctl"
-    exe.write_text(f'#!/bin/sh\necho "$*" >>"{folder}/log"\n', encoding="utf-8")
-    exe.chmod(0o755)
-    return folder
-
-
-def run_updater(
-    root: Path, stub: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["bash", str(UPDATE), "--install-dir", str(root), "--without-lgpio", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PATH": f"{stub}:{os.environ['PATH']}", **(env or {})},
-    )
-
-
 def doctor(root: Path, data: Path) -> subprocess.CompletedProcess[str]:
     """`spit-cabinet doctor --input mock` from the version `current` points to, headless."""
     exe = root / "current" / "venv" / "bin" / "spit-cabinet"
@@ -188,25 +170,6 @@ def passes_doctor(root: Path, data: Path) -> str | None:
     if "buttons: all 15 controls answered" not in done.stdout:
         return f"doctor did not check the buttons:\n{done.stdout}"
     return None
-
-
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory, wheelhouse: Path) -> Path:
-    """An install directory with one version, installed from the folder of wheels."""
-    base = tmp_path_factory.mktemp("installed")
-    root = base / "opt"
-    (root / "versions").mkdir(parents=True)
-    stub = stub_systemctl(base)
-    done = run_updater(root, stub, "--from", str(wheelhouse), "--no-restart")
-    assert done.returncode == 0, done.stdout + done.stderr
-    return root
-
-
-def copy_install(installed: Path, to: Path) -> Path:
-    """A copy of an install directory (hard links: the updater never changes a file in
-    place, it writes new ones and renames them)."""
-    subprocess.run(["cp", "-al", str(installed), str(to)], check=True)
-    return to
 
 
 def test_an_update_from_a_folder_of_wheels_needs_no_network(
@@ -295,6 +258,7 @@ def killed_update(
     }
     proc = subprocess.Popen(
         ["bash", str(update), "--install-dir", str(root), "--without-lgpio",
+         "--data-dir", str(allowing_unsigned(tmp_path / "unsigned-data")),
          "--from", str(wheelhouse)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Iterator
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
@@ -17,7 +18,13 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from cabinet.link import membership
 from cabinet.link.sender import Sender
 from cabinet.storage import fleet_documents, outbox, settings_documents
-from cabinet.storage.setting_table import MAX_CREDITS, REMOTE_SETTINGS, SETTINGS
+from cabinet.storage.setting_table import (
+    BY_NAME,
+    MAX_CREDITS,
+    MISSING_SWITCH_GAMES,
+    REMOTE_SETTINGS,
+    SETTINGS,
+)
 from cabinet.storage.settings_documents import Decided
 from cabinet.storage.settings_file import SettingsFileError, read_text
 from cabinet.storage.store import CabinetStore
@@ -212,6 +219,25 @@ def test_any_document_is_decided_once_and_reported_once(
             assert decided.version == version
             rows = outbox.pending(store.db.connection, 0, 100)
             assert [r.body["version"] for r in rows if r.kind == "settings"] == [1, 2][:version]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("switch", ["remote_settings", "unsigned_updates"])
+def test_a_document_that_sets_a_switch_of_the_cabinet_s_own_is_refused_whole(
+    tmp_path: Path, switch: str
+) -> None:
+    store = CabinetStore.open(tmp_path / "cabinet")
+    try:
+        with store.db.transaction() as conn:
+            membership.join(conn, Join("f", "c-1", "The Anchor", "localhost", 8883, "pw", ""))
+            text = f"[operator]\n{switch} = true\nmissing_switch_games = 12\n"
+            fleet_documents.hold(conn, SettingsDocument("route", 1, None, text))
+        [decided] = settings_documents.take(store)
+        assert not decided.applied
+        assert decided.reason == f"{switch}: set only at the cabinet, never by a settings document"
+        assert store.settings.get(BY_NAME[switch]) is False
+        assert store.settings.get(MISSING_SWITCH_GAMES) == 10  # nothing of it applied
     finally:
         store.close()
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cabinet.commands.release import update_policy
 from cabinet.i18n import Translator
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.money.pricing import PricePer, Pricing
@@ -71,6 +72,7 @@ EFFECTS: dict[str, tuple[object, Check]] = {
     "records_kept": (10, lambda c: c.store.records.count() == 10),
     "missing_switch_games": (5, lambda c: _judges_missing_switches_at(c, 5)),
     "remote_settings": (True, lambda c: _takes_pricing_from_the_fleet(c)),
+    "unsigned_updates": (True, lambda c: _lets_unsigned_updates_through(c)),
     "hall_of_fame": (False, lambda c: c.app.flow.settings.hall_of_fame is False),
     "hall_of_fame_size": (6, lambda c: c.store.fame.size == 6),
     "free_play": (False, lambda c: pricing(c).free_play is False),
@@ -101,6 +103,13 @@ def _takes_pricing_from_the_fleet(cab: Cabinet) -> bool:
         fleet_documents.hold(conn, document)
     cab.frames(1.1)  # the display looks once a second
     return pricing(cab).max_credits == 42
+
+
+def _lets_unsigned_updates_through(cab: Cabinet) -> bool:
+    """The updater's check (``spit-cabinet release verify``, reading the saved settings)
+    now lets bare wheels through."""
+    assert cab.store.path is not None
+    return update_policy(cab.store.path.parent)[1]
 
 
 def _asks_for_pin(cab: Cabinet) -> bool:

@@ -87,6 +87,7 @@ def test_the_table_has_every_item_of_the_game_and_cabinet_menus() -> None:
         "records_kept",
         "missing_switch_games",
         "remote_settings",
+        "unsigned_updates",
         "hall_of_fame",
         "hall_of_fame_size",
     ]

@@ -1,0 +1,14 @@
+"""Updates the cabinet takes: signed releases, verified with TUF against the route's root
+of trust before anything of them is installed (docs/releases.md).
+
+- :mod:`cabinet.updates.verify`: a release checked whole (metadata, manifest, every
+  wheel), or refused with one line saying why;
+- :mod:`cabinet.updates.sources`: where a release is read from (a stick's folder).
+
+>>> from cabinet.updates.verify import why
+>>> from tuf.api.exceptions import ExpiredMetadataError
+>>> why(ExpiredMetadataError("timestamp.json is expired"))
+'the release has expired (the operator signs it again to renew it)'
+"""
+
+__all__ = ["sources", "verify"]

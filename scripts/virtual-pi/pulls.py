@@ -101,6 +101,38 @@ class Card:
             sock.sendall(command.encode() + b"\n")
             time.sleep(0.2)  # QEMU reads the line before the socket closes
 
+    def status(self) -> str:
+        """What QEMU says of the guest (``info status``: running, paused, …), or why it
+        could not be asked."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(5)
+                sock.connect(str(self.run / "monitor.sock"))
+                sock.sendall(b"info status\n")
+                said = b""
+                while said.count(b"(qemu)") < 2:  # the greeting's prompt, then the answer's
+                    chunk = sock.recv(4096)
+                    if not chunk:
+                        break
+                    said += chunk
+        except OSError as exc:
+            return f"the monitor did not answer ({exc})"
+        text = ESCAPES.sub("", said.decode(errors="replace"))
+        return " ".join(line.strip() for line in text.splitlines() if "VM status" in line)
+
+    def diagnose(self) -> str:
+        """After a boot that never reached attract: QEMU alive or gone, its guest's status,
+        and the console's last lines since the pull (the run's log keeps only this)."""
+        pid = int((self.run / "qemu.pid").read_text().strip())
+        alive = "running" if Path(f"/proc/{pid}").exists() else "gone"
+        text = self.console.read_bytes()[self.console_at :].decode(errors="replace")
+        lines = [ESCAPES.sub("", line).strip() for line in text.splitlines()]
+        tail = [line[-160:] for line in lines if line][-12:]
+        return (
+            f"QEMU {pid} {alive}; {self.status() if alive == 'running' else ''}; "
+            f"{len(text)} bytes on the console since the pull, the last: {tail}"
+        )
+
     def quit(self, timeout_s: float = 60) -> None:
         """Stop the guest and wait for its QEMU to be gone (its locks on the disks too)."""
         pid = int((self.run / "qemu.pid").read_text().strip())
@@ -167,6 +199,8 @@ def after_pull(card: Card, pull: Pull, pulled_at: float, before: dict[str, Any])
         pull.attract_s = round(card.attract(pulled_at), 1)
     except TimeoutError:
         pull.checks["boots to attract"] = False
+        pull.error = card.diagnose()[:2000]
+        print(f"pull {pull.n}: no attract: {pull.error}", file=sys.stderr)
         return
     pull.checks["boots to attract"] = True
     after = card.books("look")
@@ -200,7 +234,12 @@ def guarded(run: Path, n: int, kind: str, at: float, body: Callable[[Pull], None
         body(pull)
     except Exception as exc:  # any failure at all is this pull's, said in its record
         pull.checks["the pull ran to its end"] = False
-        pull.error = f"{type(exc).__name__}: {exc}"[:300]
+        try:
+            seen = Card(run).diagnose()
+        except (OSError, ValueError) as why:
+            seen = f"no QEMU to look at ({why})"
+        pull.error = f"{type(exc).__name__}: {exc}"[:300] + f"; {seen}"[:2000]
+        print(f"pull {n}: {pull.error}", file=sys.stderr)
     return record(run, pull)
 
 

@@ -260,6 +260,9 @@ def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
         "count": len(pulls),
         "attract_s": [p["attract_s"] for p in pulls],
         "moments": [[p["kind"], p["at_s"], p["during"]] for p in pulls],
+        # What went wrong with a failed pull (a boot that never reached attract: QEMU's
+        # state and the console after the pull), in the report CI's log shows.
+        "errors": {str(p["n"]): p["error"] for p in pulls if p.get("error")},
     }
     return figures, checks
 

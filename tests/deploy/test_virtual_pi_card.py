@@ -5,6 +5,7 @@ it must catch."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -189,6 +190,27 @@ def test_a_pull_that_raises_is_recorded_as_failed(tmp_path: Path) -> None:
     recorded = json.loads(line)
     assert recorded["n"] == 7 and recorded["kind"] == "booting"
     assert recorded["checks"] == {"the pull ran to its end": False}
-    assert recorded["error"] == "TimeoutError: no attract in 420 s"
-    _, checks = report.check_pulls(tmp_path)
+    assert recorded["error"].startswith("TimeoutError: no attract in 420 s; no QEMU to look at")
+    figures, checks = report.check_pulls(tmp_path)
     assert checks["pull 7 (booting): the pull ran to its end"] is False
+    assert figures["errors"] == {"7": recorded["error"]}
+
+
+def test_a_boot_that_never_reaches_attract_says_what_qemu_and_the_console_show(
+    tmp_path: Path,
+) -> None:
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        pulls = load("pulls")
+    finally:
+        sys.path.remove(str(SCRIPTS))
+    (tmp_path / "qemu.pid").write_text(f"{os.getpid()}\n")  # a process that is running
+    (tmp_path / "console.log").write_bytes(b"before the pull\n")
+    card = pulls.Card(tmp_path)
+    card.console_at = len(b"before the pull\n")
+    with (tmp_path / "console.log").open("ab") as console:
+        console.write(b"\x1b[0m[  3.1] EXT4-fs (vda3): recovery complete\r\n[  3.4] Hmm\n")
+    said = card.diagnose()
+    assert said.startswith(f"QEMU {os.getpid()} running; the monitor did not answer")
+    assert "the last: ['[  3.1] EXT4-fs (vda3): recovery complete', '[  3.4] Hmm']" in said
+    assert "before the pull" not in said

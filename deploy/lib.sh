@@ -175,7 +175,9 @@ source_dir() {
 # folder with pyproject.toml), wheels (a folder of wheels, e.g. on a USB stick), or nothing.
 source_kind() {
   local source=$1
-  if [[ $source == *://* ]] || [[ $source == git@*:* ]]; then
+  if [[ $source == https://*/releases ]] || [[ $source == https://*/releases/ ]]; then
+    printf release # the fleet server's (spit-fleet release serve)
+  elif [[ $source == *://* ]] || [[ $source == git@*:* ]]; then
     printf git
   elif [[ -f $source/metadata/timestamp.json ]]; then
     printf release

@@ -6,6 +6,8 @@
     spit-fleet release-key --route "Northside" --out ~/spit-release      # operator's machine
     spit-fleet release sign dist/wheels --key ~/spit-release --repo ~/spit-releases
     spit-fleet release trust ~/spit-release/root.json --dir /var/lib/spit-fleet   # server
+    spit-fleet release publish ~/spit-releases --dir /var/lib/spit-fleet         # server
+    spit-fleet release serve --dir /var/lib/spit-fleet --port 8443                # server
 
 The passphrase of the key is read from the file ``--passphrase-file`` names, else from
 ``$SPIT_RELEASE_PASSPHRASE``, else asked for on the terminal.
@@ -26,6 +28,7 @@ from fleet.broker import FleetError, write_private
 from fleet.cabinets import RELEASE_ROOT
 from fleet.release_keys import ROOT_FILE, load_release_key, make_release_key, renew_root
 from fleet.release_repository import DEFAULT_EXPIRES_DAYS, sign_release
+from fleet.release_server import publish, release_server
 
 PASSPHRASE_ENV = "SPIT_RELEASE_PASSPHRASE"
 
@@ -89,6 +92,25 @@ def _trust(args: argparse.Namespace) -> int:
     return 0
 
 
+def _publish(args: argparse.Namespace) -> int:
+    copied = publish(args.repo, args.dir)
+    print(f"{args.repo} published in {args.dir / 'releases'} ({copied} file(s) copied)")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    server = release_server(args.dir, args.bind, args.port)
+    where = f"https://{args.bind or '*'}:{args.port}/releases/"
+    print(f"serving the route's releases on {where}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], default_dir: Path) -> None:
     """Add ``release-key`` and ``release`` to ``spit-fleet``'s subcommands."""
 
@@ -126,3 +148,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser], default_d
     trust.add_argument("root", type=Path, help="root.json from the release key's folder")
     trust.add_argument("--dir", type=Path, default=default_dir, help="the fleet's folder")
     trust.set_defaults(func=_trust)
+    pub = actions.add_parser("publish", help="copy a signed repository to the served releases")
+    pub.add_argument("repo", type=Path, help="the releases' repository (release sign --repo)")
+    pub.add_argument("--dir", type=Path, default=default_dir, help="the fleet's folder")
+    pub.set_defaults(func=_publish)
+    serve = actions.add_parser("serve", help="serve the published releases over HTTPS")
+    serve.add_argument("--dir", type=Path, default=default_dir, help="the fleet's folder")
+    serve.add_argument("--bind", default="", help="the address to listen on (default: all)")
+    serve.add_argument("--port", type=int, default=8443, help="the HTTPS port")
+    serve.set_defaults(func=_serve)

@@ -1,9 +1,11 @@
 """``spit-cabinet release verify``: what the updater runs before it installs anything
 (deploy/update.sh, docs/releases.md).
 
-A signed release (a folder with TUF metadata: ``spit-fleet release sign`` makes it) is
-checked whole against the route's root of trust from the join file, its wheels copied
-into ``--out``; the folder to install from is printed on stdout. Anything else (bare
+A signed release (a folder with TUF metadata: ``spit-fleet release sign`` makes it, or
+the fleet server's ``https://`` address, ``spit-fleet release serve``) is checked whole
+against the route's root of trust from the join file, its wheels copied into ``--out``;
+the folder to install from is printed on stdout. A download cut off resumes at the next
+try (the parts are kept in the data directory's ``releases/downloads``). Anything else (bare
 wheels, a checkout) is installed only while ``unsigned_updates`` is on at the cabinet.
 A refusal is one line on stderr, exit status 1, and nothing in ``--out``.
 """
@@ -15,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tuf.ngclient.fetcher import FetcherInterface
+
 from cabinet.link.connection import cabinet_version
 from cabinet.link.status import read_status
 from cabinet.storage.database import Access
@@ -22,12 +26,15 @@ from cabinet.storage.paths import add_data_dir_option, data_dir, database_path
 from cabinet.storage.problems import StorageError
 from cabinet.storage.setting_table import UNSIGNED_UPDATES
 from cabinet.storage.store import CabinetStore
-from cabinet.updates.sources import FolderFetcher, is_release
-from cabinet.updates.verify import Refused, Trust, verify_release
+from cabinet.updates.https import HttpsFetcher, resumable
+from cabinet.updates.sources import FolderFetcher, is_release, is_release_url
+from cabinet.updates.verify import Download, Refused, Trust, verify_release
 from fleet.join_file import Join
 
 TRUSTED = Path("releases") / "trusted"
 """Under the data directory: the release metadata this cabinet last trusted."""
+DOWNLOADS = Path("releases") / "downloads"
+"""Under the data directory: the parts of files downloaded so far."""
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +47,9 @@ def register(subparsers: Any) -> None:
     verify = sub.add_parser(
         "verify", help="check a release whole; print the folder of wheels to install"
     )
-    verify.add_argument("source", type=Path, help="a signed release's folder (or bare wheels)")
+    verify.add_argument(
+        "source", help="a signed release's folder or the fleet's https:// address (or bare wheels)"
+    )
     verify.add_argument(
         "--out", type=Path, required=True, help="a new folder for the checked wheels"
     )
@@ -71,8 +80,9 @@ def run(args: argparse.Namespace) -> int:
     except StorageError as exc:
         print(f"release: refused: the cabinet's settings cannot be read ({exc})", file=sys.stderr)
         return 1
-    source: Path = args.source
-    if not is_release(source):
+    remote = is_release_url(str(args.source))
+    source = Path(args.source)
+    if not remote and not is_release(source):
         if not unsigned_allowed:
             print(
                 f"release: refused: {source} is not a signed release (no metadata/); "
@@ -98,15 +108,19 @@ def run(args: argparse.Namespace) -> int:
         running=args.running or cabinet_version(),
         trusted=folder / TRUSTED,
     )
-    base = source.resolve()
+    fetcher: FetcherInterface
+    download: Download | None
+    if remote:
+        base = str(args.source).rstrip("/")
+        https = HttpsFetcher(join.tls_context())
+        where = (f"{base}/metadata/", f"{base}/targets/")
+        fetcher, download = https, resumable(https, folder / DOWNLOADS)
+    else:
+        local = source.resolve()
+        where = ((local / "metadata").as_uri() + "/", (local / "targets").as_uri() + "/")
+        fetcher, download = FolderFetcher(), None
     try:
-        verified = verify_release(
-            trust,
-            FolderFetcher(),
-            (base / "metadata").as_uri() + "/",
-            (base / "targets").as_uri() + "/",
-            args.out,
-        )
+        verified = verify_release(trust, fetcher, *where, args.out, download)
     except Refused as exc:
         print(f"release: refused: {exc}", file=sys.stderr)
         return 1

@@ -19,6 +19,12 @@ def is_release(folder: Path) -> bool:
     return (folder / "metadata" / "timestamp.json").is_file()
 
 
+def is_release_url(source: str) -> bool:
+    """Whether ``source`` is a fleet server's releases (``https://HOST:PORT/releases/``,
+    ``spit-fleet release serve``), not a git URL."""
+    return source.startswith("https://") and urlparse(source).path.rstrip("/").endswith("/releases")
+
+
 class FolderFetcher(FetcherInterface):
     """A release on a stick: ``file:`` URLs read in chunks (TUF's client stops reading past
     the length the metadata allows, so a file swapped for a huge one costs nothing)."""

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import errno
 import shutil
+import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tuf.api import exceptions
+from tuf.api.metadata import TargetFile
 from tuf.ngclient import Updater
 from tuf.ngclient.fetcher import FetcherInterface
 
@@ -67,19 +70,36 @@ def why(exc: Exception) -> str:
     if isinstance(exc, OSError) and exc.errno == errno.ENOSPC:
         return "the disk is full: the release does not fit"
     if isinstance(exc, exceptions.DownloadError):
-        return f"the release could not be downloaded ({exc})"
+        cause = exc.__cause__
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return (
+                "the release could not be downloaded: the server's certificate is not signed "
+                f"by the fleet's CA ({cause.verify_message})"
+            )
+        return f"the release could not be downloaded ({exc}{f': {cause}' if cause else ''})"
     return f"the release's metadata is not valid ({type(exc).__name__}: {exc})"
 
 
+Download = Callable[[TargetFile, str, Path], None]
+"""Gets a release's file (its signed info, its URL) into a path, checked whole, or
+raises; the default is TUF's own (the whole file, each time)."""
+
+
 def verify_release(
-    trust: Trust, fetcher: FetcherInterface, metadata_url: str, targets_url: str, out: Path
+    trust: Trust,
+    fetcher: FetcherInterface,
+    metadata_url: str,
+    targets_url: str,
+    out: Path,
+    download: Download | None = None,
 ) -> Verified:
     """The release at ``metadata_url``/``targets_url``, checked, its wheels in ``out`` (a
-    new folder); else :class:`Refused`, with ``out`` removed."""
+    new folder); else :class:`Refused`, with ``out`` removed. ``download`` gets each
+    wheel (:func:`cabinet.updates.https.resumable` resumes a cut download)."""
     trust.trusted.mkdir(parents=True, exist_ok=True)
     out.mkdir(parents=True)
     try:
-        return _verify(trust, fetcher, metadata_url, targets_url, out)
+        return _verify(trust, fetcher, metadata_url, targets_url, out, download)
     except Refused:
         shutil.rmtree(out, ignore_errors=True)
         raise
@@ -89,7 +109,12 @@ def verify_release(
 
 
 def _verify(
-    trust: Trust, fetcher: FetcherInterface, metadata_url: str, targets_url: str, out: Path
+    trust: Trust,
+    fetcher: FetcherInterface,
+    metadata_url: str,
+    targets_url: str,
+    out: Path,
+    download: Download | None,
 ) -> Verified:
     updater = Updater(
         metadata_dir=str(trust.trusted),
@@ -122,5 +147,8 @@ def _verify(
         wheel_info = updater.get_targetinfo(wheel)
         if wheel_info is None:
             raise Refused(f"{wheel} is in the manifest but not signed")
-        updater.download_target(wheel_info, str(out / wheel))
+        if download is None:
+            updater.download_target(wheel_info, str(out / wheel))
+        else:  # consistent snapshots: each file under its hash
+            download(wheel_info, f"{targets_url}{wheel_info.hashes['sha256']}.{wheel}", out / wheel)
     return Verified(manifest=manifest, wheels=out)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.deploy.conftest import INSTALL, REPO, UPDATE, bash, run
+from tests.deploy.conftest import DEPLOY, INSTALL, REPO, UPDATE, bash, run
 
 
 def commands(out: str) -> list[str]:
@@ -200,3 +200,19 @@ def test_a_folder_not_made_yet_is_on_its_nearest_existing_folders_file_system(
     expected = run(["findmnt", "--noheadings", "--output", "FSTYPE", "--target", str(tmp_path)])
     assert below == expected.stdout.strip()
     assert root == run(["findmnt", "--noheadings", "--output", "FSTYPE", "/"]).stdout.strip()
+
+
+@pytest.mark.parametrize(
+    ("source", "kind"),
+    [
+        ("https://fleet.example.com:8443/releases/", "release"),
+        ("https://fleet.example.com:8443/releases", "release"),
+        ("https://git.example.org/arcade/spit-cabinet.git", "git"),
+        ("https://git.example.org/releases/spit-cabinet.git", "git"),
+        ("git@git.example.org:arcade/spit-cabinet.git", "git"),
+    ],
+)
+def test_the_fleet_s_releases_are_told_from_a_git_url(source: str, kind: str) -> None:
+    done = bash(DEPLOY / "lib.sh", 'source_kind "$1"', source)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == kind

@@ -1,0 +1,168 @@
+"""A signed release served by the fleet over HTTPS (``spit-fleet release publish`` and
+``serve``) and downloaded by a joined cabinet (``spit-cabinet release verify https://…``):
+verified whole; a download cut off resumes where it stopped; a part that was altered is
+thrown away, never installed; a server with another CA's certificate (a man in the
+middle) is refused before anything is read. Real TLS, the fleet's real CA, a real cabinet
+database (docs/releases.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import http.server
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from cabinet.commands.cli import main as cabinet_main
+from fleet import authority, cli
+from fleet.release_keys import ROOT_FILE
+from fleet.release_server import ReleaseHandler, release_server, serve_in_thread
+from tests.cabinet.updates.releases import PASSPHRASE, wheels
+from tests.fleet.conftest import Route
+from tests.fleet.services import free_port
+
+WHEEL_BYTES = 600_000
+
+
+class Recording(ReleaseHandler):
+    """Records each target's request (its Range) and, while ``cut_at`` is set, cuts the
+    connection after that many bytes of a wheel."""
+
+    asked: ClassVar[list[tuple[str, str]]] = []
+    cut_at: ClassVar[int | None] = None
+
+    def do_GET(self) -> None:
+        name = self.path.rsplit("/", 1)[-1]
+        if name.endswith(".whl"):
+            Recording.asked.append((name.split(".", 1)[1], self.headers.get("Range", "")))
+            if Recording.cut_at is not None:
+                path = self._file()
+                assert path is not None
+                self.send_response(200)
+                self.send_header("Content-Length", str(path.stat().st_size))
+                self.end_headers()
+                self.wfile.write(path.read_bytes()[: Recording.cut_at])
+                self.wfile.flush()
+                self.close_connection = True
+                return
+        super().do_GET()
+
+
+@pytest.fixture
+def served(route: Route, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Route, Path, str]]:
+    """The route's key, a release 0.2.0 signed and published, served on a free port; a
+    cabinet joined with the route's root. Yields the route, the cabinet's data, the URL."""
+    monkeypatch.setenv("SPIT_RELEASE_PASSPHRASE", PASSPHRASE)
+    key, repo = route.root / "key", route.root / "repo"
+    assert cli.main(["release-key", "--route", "Test Route", "--out", str(key)]) == 0
+    assert cli.main(["release", "trust", str(key / ROOT_FILE), "--dir", str(route.folder)]) == 0
+    folder = wheels(route.root / "w", "0.2.0", size=WHEEL_BYTES)
+    assert cli.main(["release", "sign", str(folder), "--key", str(key), "--repo", str(repo)]) == 0
+    assert cli.main(["release", "publish", str(repo), "--dir", str(route.folder)]) == 0
+    data = route.root / "cabinet-data"
+    assert cabinet_main(["fleet", "join", str(route.add_cabinet("bar-1")), "--data-dir",
+                         str(data)]) == 0  # fmt: skip
+    port = free_port()
+    Recording.asked, Recording.cut_at = [], None
+    server = release_server(route.folder, "127.0.0.1", port, Recording)
+    serve_in_thread(server)
+    try:
+        yield route, data, f"https://localhost:{port}/releases/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def verify(data: Path, url: str, out: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    capsys.readouterr()
+    status = cabinet_main(["release", "verify", url, "--out", str(out), "--data-dir", str(data),
+                           "--running", "0.1.0"])  # fmt: skip
+    return status, capsys.readouterr().err.strip().splitlines()[-1]
+
+
+def test_a_published_release_is_downloaded_over_https_and_verified(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, data, url = served
+    out = route.root / "out"
+    status, line = verify(data, url, out, capsys)
+    assert status == 0, line
+    assert (
+        line
+        == "release: 0.2.0 for route 'Test Route' verified: 2 wheel(s) signed by the route's key"
+    )
+    for wheel in (route.root / "w").iterdir():
+        assert (out / wheel.name).read_bytes() == wheel.read_bytes()
+    assert sorted(r for _, r in Recording.asked) == ["", ""]  # each wheel whole, once
+    assert not list((data / "releases" / "downloads").iterdir())  # no part left
+
+
+def test_a_download_cut_off_resumes_where_it_stopped(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, data, url = served
+    Recording.cut_at = 250_000
+    status, line = verify(data, url, route.root / "out-1", capsys)
+    assert status == 1 and "the release could not be downloaded" in line, line
+    assert "cut off at 250000 of" in line and "the next try resumes" in line
+    assert not (route.root / "out-1").exists()
+    [part] = (data / "releases" / "downloads").iterdir()
+    assert part.stat().st_size == 250_000
+    Recording.cut_at, Recording.asked = None, []
+    status, line = verify(data, url, route.root / "out-2", capsys)
+    assert status == 0, line
+    cabinet_wheel = next(n for n, _ in Recording.asked if n.startswith("spit_cabinet"))
+    assert (cabinet_wheel, "bytes=250000-") in Recording.asked  # only the rest was sent
+    for wheel in (route.root / "w").iterdir():
+        assert (route.root / "out-2" / wheel.name).read_bytes() == wheel.read_bytes()
+
+
+def test_an_altered_part_is_thrown_away_and_the_next_try_starts_again(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, data, url = served
+    Recording.cut_at = 100_000
+    verify(data, url, route.root / "out-1", capsys)
+    [part] = (data / "releases" / "downloads").iterdir()
+    part.write_bytes(os.urandom(100_000))  # what the card holds is not what was sent
+    Recording.cut_at = None
+    status, line = verify(data, url, route.root / "out-2", capsys)
+    assert status == 1 and line.endswith("a file of the release is truncated or altered"), line
+    assert not part.exists() and not (route.root / "out-2").exists()
+    status, line = verify(data, url, route.root / "out-3", capsys)
+    assert status == 0, line
+
+
+def test_a_server_with_another_ca_s_certificate_is_refused(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    route, data, _ = served
+    now = datetime.datetime.now(datetime.UTC)
+    ca = authority.make_ca("Someone Else", now)
+    cert = authority.make_server(ca, ["localhost", "127.0.0.1"], now)
+    middle = tmp_path / "middle"
+    (middle / "releases").mkdir(parents=True)
+    with contextlib.suppress(FileExistsError):
+        (middle / "releases" / "metadata").symlink_to(route.folder / "releases" / "metadata")
+    (middle / "releases" / "targets").symlink_to(route.folder / "releases" / "targets")
+    (middle / "server.pem").write_bytes(cert.cert)
+    (middle / "server.key").write_bytes(cert.key)
+    port = free_port()
+    server: http.server.ThreadingHTTPServer = release_server(middle, "127.0.0.1", port)
+    serve_in_thread(server)
+    try:
+        url = f"https://localhost:{port}/releases"
+        status, line = verify(data, url, route.root / "out", capsys)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 1
+    assert line.startswith(
+        "release: refused: the release could not be downloaded: the server's certificate is "
+        "not signed by the fleet's CA ("
+    ), line
+    assert not (route.root / "out").exists()

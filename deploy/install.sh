@@ -268,6 +268,13 @@ install_unit() {
   # The cabinet owns tty1; a login prompt there would fight it for the console at boot.
   run systemctl disable getty@tty1.service
   run systemctl enable "$UNIT_NAME"
+  # A release the fleet rolled out, installed as root when the cabinet asks (releases.md).
+  local unit
+  for unit in "${INSTALL_UNITS[@]}"; do
+    render_unit "$(dirname "${BASH_SOURCE[0]}")/$unit" "$install_dir" "$data_dir" "$user" |
+      write_file "/etc/systemd/system/$unit" 0644
+  done
+  run systemctl enable "${INSTALL_UNITS[0]}"
 }
 
 main() {

@@ -14,6 +14,8 @@ DRY_RUN=0
   DEFAULT_USER=spit
   UNIT_NAME=spit-cabinet.service
   UNIT_PATH=/etc/systemd/system/$UNIT_NAME
+  # The path unit (enabled) that starts the service installing a release the cabinet staged.
+  INSTALL_UNITS=(spit-cabinet-install.path spit-cabinet-install.service)
   ENV_FILE=/etc/default/spit-cabinet
   # The pip extras the cabinet runs with: mpremote to flash the light board. lgpio, for the
   # buttons, comes from Raspberry Pi OS (python3-lgpio): see ensure_lgpio.

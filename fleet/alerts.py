@@ -19,6 +19,9 @@
   rollups are (by arrival, a cabinet offline for a day would make a false alarm), per
   calendar day of the venue's time zone.
 
+- **rollout halted**: the newest rollout of a release was halted by a cabinet that rolled
+  back or refused it (docs/releases.md, "Rollouts"); open until another rollout starts.
+
 Everything is deterministic in ``now``: no clock is read here.
 """
 
@@ -43,6 +46,7 @@ class AlertKind(StrEnum):
     COIN_ERRORS = "coin_errors"
     DOOR_OPEN = "door_open"
     LOW_EARNINGS = "low_earnings"
+    ROLLOUT_HALTED = "rollout_halted"
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,21 @@ def _low_earnings(
     return found
 
 
+def _rollout_halted(conn: psycopg.Connection[Any]) -> list[Alert]:
+    row = conn.execute(
+        "SELECT r.id, r.release, r.reason, r.ended_at, m.cabinet, c.location "
+        "FROM rollouts r JOIN rollout_cabinets m ON m.rollout = r.id "
+        "JOIN cabinets c ON c.name = m.cabinet "
+        "WHERE r.id = (SELECT max(id) FROM rollouts) AND r.state = 'halted' "
+        "AND m.state IN ('rolled_back', 'refused') ORDER BY m.changed_at LIMIT 1"
+    ).fetchone()
+    if row is None:
+        return []
+    rollout, release, reason, ended, cabinet, location = row
+    detail = f"rollout {rollout} of {release} halted: {reason}"
+    return [Alert(AlertKind.ROLLOUT_HALTED, cabinet, location, ended, detail, money=False)]
+
+
 def open_alerts(conn: psycopg.Connection[Any], now: datetime) -> list[Alert]:
     """Every open alert at ``now``, by location, cabinet and kind."""
     opt = options(conn)
@@ -196,6 +215,7 @@ def open_alerts(conn: psycopg.Connection[Any], now: datetime) -> list[Alert]:
         *_coin_errors(conn, now, opt),
         *_doors(conn, now, opt),
         *_low_earnings(conn, now, opt, where),
+        *_rollout_halted(conn),
     ]
     conn.commit()
     order = list(AlertKind)

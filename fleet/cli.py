@@ -25,7 +25,7 @@ from types import FrameType
 
 import psycopg
 
-from fleet import authority, broker, release_commands, route_commands, store
+from fleet import authority, broker, release_commands, rollout_commands, route_commands, store
 from fleet.broker import INGEST_USER, FleetConfig, FleetError
 from fleet.cabinet_file import CabinetFileError, CabinetRow, read_cabinet_file
 from fleet.cabinets import add_cabinet, add_cabinets, check_new
@@ -222,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     web_commands.register(sub)
     route_commands.register(command)
     release_commands.register(sub, DEFAULT_DIR)
+    rollout_commands.register(command)
     return parser
 
 

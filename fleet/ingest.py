@@ -36,6 +36,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -46,12 +47,15 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from fleet import champions, documents, store
+from fleet import champions, documents, rollouts, store
 from fleet.broker import INGEST_USER, FleetConfig
 from fleet.store import CabinetState
 from fleet.wire import UP_FILTER, cabinet_of, parse_batch, parse_presence
 from fleet.wire_common import Refusal, WireError
 from fleet.wire_down import Ack, ack_topic, settings_topic
+
+ROLLOUT_TICK_S = 1.0
+"""How often the rollouts' controller looks (:func:`fleet.rollouts.tick`)."""
 
 log = logging.getLogger("fleet.ingest")
 
@@ -208,6 +212,7 @@ class Ingest:
         """The settings documents' thread: publish what was saved since the last time,
         whenever told (``NOTIFY fleet_documents``), everything at each connection."""
         delay = 0.5
+        next_tick = 0.0
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.database, autocommit=True) as conn:
@@ -222,12 +227,23 @@ class Ingest:
                                 self._publish(settings_topic(doc.document), doc.dumps())
                                 documents.mark_published(conn, doc)
                                 log.info("published %s version %d", doc.document, doc.version)
+                        if time.monotonic() >= next_tick:
+                            next_tick = time.monotonic() + ROLLOUT_TICK_S
+                            self._rollouts(conn)
                         for _ in conn.notifies(timeout=0.25, stop_after=1):
                             pass
             except psycopg.Error as exc:
                 log.warning("the fleet's database (documents): %s; again in %.1f s", exc, delay)
                 self._stop.wait(delay)
                 delay = min(10.0, delay * 2)
+
+    def _rollouts(self, conn: psycopg.Connection[Any]) -> None:
+        """The rollouts' controller, once a second: offers, the rest after healthy
+        canaries, a halt on the first rollback (docs/releases.md, "Rollouts")."""
+        if not self._connected.is_set():
+            return
+        for line in rollouts.tick(conn, self._publish, datetime.now(UTC)):
+            log.info("%s", line)
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         while not self._stop.is_set():
@@ -272,6 +288,11 @@ class Ingest:
         stored = store.store_batch(db, batch)
         if "fame" in stored.kinds:
             self._champions_due = True
+        if "update" in stored.kinds:  # a step of a rollout (docs/releases.md)
+            with db.transaction():
+                for event in batch.events:
+                    if event.kind == "update":
+                        rollouts.record_update(db, cabinet, event.body)
         self.checkpoint(IngestStep.COMMITTED)
         self.stored += stored.new
         self.duplicates += len(batch.events) - stored.new

@@ -37,6 +37,12 @@ Version 4: ``account_log``, every change to the web application's accounts, by t
 owner's page or ``spit-fleet account``: when, which account, what was done, and who did
 it (an account's name, or ``shell:`` and the user at the server's shell).
 
+Version 5, rollouts (docs/releases.md, "Rollouts"): ``rollouts``, each release rolled out
+to a group of cabinets (its canary share, how long canaries must stay healthy, where it
+is: ``canary``, ``rest``, ``done`` or ``halted`` with why); ``rollout_cabinets``, each
+cabinet of a rollout, whether a canary, and the step it last reported (``pending`` until
+it is offered the release).
+
 The web application's accounts and sessions live beside these, in its own tables
 (Django's migrations make them).
 """
@@ -227,6 +233,31 @@ MIGRATIONS: tuple[str, ...] = (
         done_by text NOT NULL
     );
     CREATE INDEX account_log_by_account ON account_log (account, at);
+    """,
+    """
+    CREATE TABLE rollouts (
+        id              bigserial PRIMARY KEY,
+        release         text NOT NULL,
+        url             text NOT NULL,
+        target          text NOT NULL,
+        canary_share    integer NOT NULL CHECK (canary_share BETWEEN 1 AND 100),
+        healthy_minutes integer NOT NULL CHECK (healthy_minutes >= 0),
+        state           text NOT NULL DEFAULT 'canary',
+        reason          text NOT NULL DEFAULT '',
+        started_at      timestamptz NOT NULL DEFAULT now(),
+        started_by      text NOT NULL,
+        ended_at        timestamptz
+    );
+    CREATE TABLE rollout_cabinets (
+        rollout    bigint NOT NULL REFERENCES rollouts (id),
+        cabinet    text NOT NULL REFERENCES cabinets (name),
+        canary     boolean NOT NULL,
+        state      text NOT NULL DEFAULT 'pending',
+        reason     text NOT NULL DEFAULT '',
+        offered_at timestamptz,
+        changed_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (rollout, cabinet)
+    );
     """,
 )
 

@@ -63,6 +63,7 @@ EVENT_KINDS = frozenset(
         "doctor",
         "settings",
         "fairness",
+        "update",
     }
 )
 """What an event may report (the cabinet's outbox kinds, :class:`cabinet.storage.outbox.Kind`:
@@ -248,9 +249,26 @@ def check_body(kind: str, body: dict[str, Any]) -> None:
             raise WireError("a settings event's version or result is not what it reports")
     elif kind == "fairness":
         _fairness(body)
+    elif kind == "update":
+        _texts(body, kind, ("release", "state", "reason"))
+        if type(body.get("rollout")) is not int or body["state"] not in UPDATE_STATES:
+            raise WireError("an update event's rollout or state is not what it reports")
     elif kind == "door" and body.get("state") not in ("open", "closed"):
         raise WireError("a door event's state is neither open nor closed")
 
+
+UPDATE_STATES = (
+    "offered",
+    "downloading",
+    "verified",
+    "waiting",
+    "installing",
+    "installed",
+    "rolled_back",
+    "refused",
+)
+"""Where a cabinet is with a release it was offered (docs/releases.md), in order: an
+``update`` event reports each step, with the reason for the last two."""
 
 FAIRNESS_CASE_KEYS = ("offset_us", "pairs", "right", "missed", "late")
 """What the fleet reads of each offset of a fairness certificate."""

@@ -5,7 +5,9 @@ payloads" and "What a cabinet takes from the fleet"):
 - the acknowledgement (:class:`Ack`), on each cabinet's own topic: every sequence number
   of an epoch up to ``through`` is stored;
 - the route's champions (:class:`Champions`), fleet-wide;
-- the settings documents (:class:`SettingsDocument`), fleet-wide, one topic each.
+- the settings documents (:class:`SettingsDocument`), fleet-wide, one topic each;
+- a release offered (:class:`ReleaseOffer`), on each cabinet's own topic: the rollout
+  the cabinet is in, the release and where the fleet serves it (docs/releases.md).
 
 Each is checked when read as :mod:`fleet.wire` checks what goes up (a
 :class:`~fleet.wire_common.WireError` for anything else). Standard library only: the
@@ -43,6 +45,11 @@ from fleet.wire_common import (
 def ack_topic(cabinet: str) -> str:
     """Where the fleet publishes, retained, what it has stored of ``cabinet``."""
     return f"{ROOT}/down/{check_name(cabinet)}/ack"
+
+
+def release_topic(cabinet: str) -> str:
+    """Where the fleet offers ``cabinet`` a release, retained (cleared: none offered)."""
+    return f"{ROOT}/down/{check_name(cabinet)}/release"
 
 
 FLEET_DOWN = f"{ROOT}/down/all"
@@ -164,6 +171,40 @@ class SettingsDocument:
                 "text": self.text,
             }
         )
+
+
+RELEASE_VERSION = re.compile(r"[0-9]+(\.[0-9]+){1,3}(\.post[0-9]+)?")
+"""A release's version, as the cabinet's wheel names it (0.2.0, 0.2.0.post1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseOffer:
+    """Release ``release`` offered to this cabinet by rollout ``rollout``, served at
+    ``url`` (``https://HOST:PORT/releases/``): the cabinet downloads and checks it, and
+    installs it at a safe moment."""
+
+    rollout: int
+    release: str
+    url: str
+
+    def dumps(self) -> bytes:
+        return encode(
+            {"v": WIRE_VERSION, "rollout": self.rollout, "release": self.release, "url": self.url}
+        )
+
+
+def parse_release_offer(payload: bytes) -> ReleaseOffer:
+    """A release offer, checked; else :class:`WireError`."""
+    value = decode(payload)
+    if set(value) != {"v", "rollout", "release", "url"}:
+        raise WireError("a release offer is not {v, rollout, release, url}")
+    release = _short(value["release"], "an offer's release", 40)
+    if RELEASE_VERSION.fullmatch(release) is None:
+        raise WireError(f"{release!r} is not a release's version")
+    url = _short(value["url"], "an offer's url", 300)
+    if not url.startswith("https://") or not url.rstrip("/").endswith("/releases"):
+        raise WireError("an offer's url is not the fleet's https://…/releases/")
+    return ReleaseOffer(whole(value["rollout"], "rollout", 1), release, url)
 
 
 def parse_ack(payload: bytes) -> Ack:

@@ -18,6 +18,8 @@ import socket
 from collections.abc import Mapping
 from pathlib import Path
 
+from cabinet.updates.watch import ROLLBACK_LOG
+
 log = logging.getLogger(__name__)
 
 INSTALL_ENV_VAR = "SPIT_CABINET_INSTALL"
@@ -25,9 +27,6 @@ INSTALL_ENV_VAR = "SPIT_CABINET_INSTALL"
 
 STARTED_ENV_VAR = "SPIT_CABINET_STARTED_FILE"
 """The environment variable naming the file :func:`mark_started` writes (set by the unit)."""
-
-ROLLBACK_LOG = "rollbacks.log"
-"""The updater's log of rollbacks in the install directory: one line each."""
 
 
 def notify_ready(environ: Mapping[str, str] | None = None) -> bool:
@@ -68,6 +67,13 @@ def mark_started(environ: Mapping[str, str] | None = None) -> str | None:
         log.warning("could not note the started version in %s: %s", started, exc)
         return None
     return version
+
+
+def install_dir(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The install directory the unit names (``None``: not run by the unit)."""
+    env = os.environ if environ is None else environ
+    install = env.get(INSTALL_ENV_VAR, "")
+    return Path(install) if install else None
 
 
 def rollbacks_logged(environ: Mapping[str, str] | None = None) -> int:

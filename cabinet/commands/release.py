@@ -13,6 +13,7 @@ A refusal is one line on stderr, exit status 1, and nothing in ``--out``.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,13 +29,17 @@ from cabinet.storage.setting_table import UNSIGNED_UPDATES
 from cabinet.storage.store import CabinetStore
 from cabinet.updates.https import HttpsFetcher, resumable
 from cabinet.updates.sources import FolderFetcher, is_release, is_release_url
-from cabinet.updates.verify import Download, Refused, Trust, verify_release
+from cabinet.updates.staging import Pace, stage
+from cabinet.updates.verify import Download, Refused, Trust, Verified, verify_release, why
+from cabinet.updates.watch import STAGED
 from fleet.join_file import Join
 
 TRUSTED = Path("releases") / "trusted"
 """Under the data directory: the release metadata this cabinet last trusted."""
 DOWNLOADS = Path("releases") / "downloads"
 """Under the data directory: the parts of files downloaded so far."""
+FETCHING = Path("releases") / "fetching"
+"""Under the data directory: a release being fetched, before it is staged."""
 
 
 def register(subparsers: Any) -> None:
@@ -58,6 +63,16 @@ def register(subparsers: Any) -> None:
     )
     add_data_dir_option(verify)
     verify.set_defaults(func=run)
+    get = sub.add_parser(
+        "fetch", help="download and check the release the fleet offered; stage it to install"
+    )
+    get.add_argument("url", help="the fleet's https://HOST:PORT/releases/")
+    get.add_argument(
+        "--rate-kbps", type=int, default=4096, help="at most this many KiB a second (default 4096)"
+    )
+    get.add_argument("--running", help="the version running (default: this one's)")
+    add_data_dir_option(get)
+    get.set_defaults(func=fetch)
 
 
 def update_policy(folder: Path) -> tuple[Join | None, bool]:
@@ -73,65 +88,111 @@ def update_policy(folder: Path) -> tuple[Join | None, bool]:
         store.close()
 
 
+def _refused(why: str) -> int:
+    print(f"release: refused: {why}", file=sys.stderr)
+    return 1
+
+
+def _trust(join: Join | None, folder: Path, running: str | None) -> Trust | None:
+    """What a release is checked against, or ``None`` (said why): no release root."""
+    if join is None or not join.release_root:
+        _refused(
+            "this cabinet has no release root to check a release with (join it to its "
+            "fleet with a join file made after 'spit-fleet release trust')"
+        )
+        return None
+    return Trust(
+        root=join.release_root.encode(),
+        route=join.fleet,
+        running=running or cabinet_version(),
+        trusted=folder / TRUSTED,
+    )
+
+
+def _checked(
+    trust: Trust, join: Join, folder: Path, source: str, out: Path, pace: Pace | None = None
+) -> Verified:
+    """The release at ``source`` (a folder, or the fleet's https://…/releases/), checked,
+    its files in ``out``; raises :class:`Refused`."""
+    fetcher: FetcherInterface
+    download: Download | None
+    if is_release_url(source):
+        base = source.rstrip("/")
+        https = HttpsFetcher(join.tls_context())
+        where = (f"{base}/metadata/", f"{base}/targets/")
+        fetcher = https
+        download = resumable(https, folder / DOWNLOADS, pace or (lambda n: None))
+    else:
+        local = Path(source).resolve()
+        where = ((local / "metadata").as_uri() + "/", (local / "targets").as_uri() + "/")
+        fetcher, download = FolderFetcher(), None
+    return verify_release(trust, fetcher, *where, out, download)
+
+
+def _said(verified: Verified, what: str) -> None:
+    manifest = verified.manifest
+    print(
+        f"release: {manifest.release} for route {manifest.route!r} {what}: "
+        f"{len(manifest.wheels)} wheel(s) signed by the route's key",
+        file=sys.stderr,
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     folder = data_dir(args.data_dir)
     try:
         join, unsigned_allowed = update_policy(folder)
     except StorageError as exc:
-        print(f"release: refused: the cabinet's settings cannot be read ({exc})", file=sys.stderr)
-        return 1
-    remote = is_release_url(str(args.source))
-    source = Path(args.source)
-    if not remote and not is_release(source):
+        return _refused(f"the cabinet's settings cannot be read ({exc})")
+    source = str(args.source)
+    if not is_release_url(source) and not is_release(Path(source)):
         if not unsigned_allowed:
-            print(
-                f"release: refused: {source} is not a signed release (no metadata/); "
-                "only releases signed by the route's key are installed while 'Unsigned "
-                "updates' is off (service menu, Operator settings)",
-                file=sys.stderr,
+            return _refused(
+                f"{source} is not a signed release (no metadata/); only releases signed by "
+                "the route's key are installed while 'Unsigned updates' is off (service "
+                "menu, Operator settings)"
             )
-            return 1
         print(f"release: {source} is not signed; installed as 'Unsigned updates' is on",
               file=sys.stderr)  # fmt: skip
         print(source)
         return 0
-    if join is None or not join.release_root:
-        print(
-            "release: refused: this cabinet has no release root to check a release with "
-            "(join it to its fleet with a join file made after 'spit-fleet release trust')",
-            file=sys.stderr,
-        )
+    trust = _trust(join, folder, args.running)
+    if trust is None or join is None:
         return 1
-    trust = Trust(
-        root=join.release_root.encode(),
-        route=join.fleet,
-        running=args.running or cabinet_version(),
-        trusted=folder / TRUSTED,
-    )
-    fetcher: FetcherInterface
-    download: Download | None
-    if remote:
-        base = str(args.source).rstrip("/")
-        https = HttpsFetcher(join.tls_context())
-        where = (f"{base}/metadata/", f"{base}/targets/")
-        fetcher, download = https, resumable(https, folder / DOWNLOADS)
-    else:
-        local = source.resolve()
-        where = ((local / "metadata").as_uri() + "/", (local / "targets").as_uri() + "/")
-        fetcher, download = FolderFetcher(), None
     try:
-        verified = verify_release(trust, fetcher, *where, args.out, download)
+        verified = _checked(trust, join, folder, source, args.out)
     except Refused as exc:
-        print(f"release: refused: {exc}", file=sys.stderr)
-        return 1
+        return _refused(str(exc))
     except FileExistsError:
         print(f"release: {args.out} exists: give a new folder", file=sys.stderr)
         return 2
-    manifest = verified.manifest
-    print(
-        f"release: {manifest.release} for route {manifest.route!r} verified: "
-        f"{len(manifest.wheels)} wheel(s) signed by the route's key",
-        file=sys.stderr,
-    )
+    _said(verified, "verified")
     print(verified.wheels)
+    return 0
+
+
+def fetch(args: argparse.Namespace) -> int:
+    """Download and check the release the fleet offered, and stage it for the install
+    (run by the cabinet, as its own user, at low priority, while it plays)."""
+    folder = data_dir(args.data_dir)
+    try:
+        join, _ = update_policy(folder)
+    except StorageError as exc:
+        return _refused(f"the cabinet's settings cannot be read ({exc})")
+    trust = _trust(join, folder, args.running)
+    if trust is None or join is None:
+        return 1
+    out = folder / FETCHING
+    shutil.rmtree(out, ignore_errors=True)
+    try:
+        verified = _checked(trust, join, folder, args.url, out, Pace(args.rate_kbps * 1024))
+        staged = stage(trust.trusted, verified, folder / STAGED)
+    except Refused as exc:
+        return _refused(str(exc))
+    except OSError as exc:
+        return _refused(why(exc))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    _said(verified, f"staged in {staged}")
+    print(staged)
     return 0

@@ -23,7 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cabinet.commands.deployment import mark_started, notify_ready, rollbacks_logged
+from cabinet.commands.deployment import (
+    install_dir,
+    mark_started,
+    notify_ready,
+    rollbacks_logged,
+)
 from cabinet.commands.link_start import start_link, watch_parts
 from cabinet.commands.run_arguments import MAX_AUTOPLAY_AFTER_S as MAX_AUTOPLAY_AFTER_S
 from cabinet.commands.run_arguments import MAX_SECONDS as MAX_SECONDS
@@ -232,6 +237,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         settings_overlay=lambda settings: overlay(settings, args),
         door_open=door_open_from(table),
         coin_lines=lines,
+        install_dir=install_dir(),
     )
     app = CabinetApp(screen, edges, settings, parts, seed=args.seed)
     cleanup.callback(app.books.sync_audits)  # before the store closes: it runs first

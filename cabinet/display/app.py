@@ -46,10 +46,12 @@ from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.feed import FeedEvent
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.service.draw import MenuRenderer
+from cabinet.shared.phase import Phase
 from cabinet.sound import SoundBoard
 from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 from cabinet.table.local import LocalTable
+from cabinet.updates.watch import UpdateWatch
 
 if TYPE_CHECKING:
     from cabinet.service.menu import ServiceMenu  # made when TEST first opens it
@@ -117,7 +119,31 @@ class CabinetApp:
         self.frames = 0
         self.last_view: View | None = None
         """The view of the last frame drawn outside the service menu."""
-        self.fleet = FleetWatch(self.host, self.apply_settings)
+        self.fleet = FleetWatch(self.host, self.apply_settings, updates=self._updates(parts))
+        self._door_open = parts.door_open
+
+    def _updates(self, parts: CabinetParts) -> UpdateWatch | None:
+        """Releases the fleet offers, taken while it plays: for a cabinet its unit runs
+        (the install directory known, its data on the card)."""
+        store, install = parts.store, parts.install_dir
+        if store is None or store.path is None or install is None:
+            return None
+        from cabinet.link.connection import cabinet_version  # the unit's run only: TLS
+
+        return UpdateWatch(
+            store, store.path.parent, install, cabinet_version(), self.safe_to_install
+        )
+
+    def safe_to_install(self) -> bool:
+        """A safe moment to install a release: attract, no credits, the menu closed, the
+        door shut (a game, or a player's money, is never cut short)."""
+        door = self._door_open
+        return (
+            self.flow.phase is Phase.ATTRACT
+            and not self.host.is_open
+            and (self.money is None or self.money.credits == 0)
+            and not (door is not None and door())
+        )
 
     def _service_host(self, parts: CabinetParts) -> ServiceHost:
         """The service menu's host, on this cabinet's table, books, lights, sounds and money

@@ -1,6 +1,7 @@
 """What the display takes from the fleet link, once a second: the route's champions (for
-attract's turn) and the settings documents the link holds, decided on the service menu's
-store and applied as the menu's are. The link only stores them (it never reaches the
+attract's turn), the settings documents the link holds, decided on the service menu's
+store and applied as the menu's are, and a release offered, taken a step further
+(:mod:`cabinet.updates.watch`). The link only stores them (it never reaches the
 display); this reads them back on the display's own thread."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Callable
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.service_host import ServiceHost
 from cabinet.storage import fleet_documents
+from cabinet.storage.problems import StorageError
+from cabinet.updates.watch import UpdateWatch
 from fleet.wire_down import Champions
 from game.units import S
 
@@ -30,10 +33,13 @@ class FleetWatch:
         host: ServiceHost,
         apply: Callable[[AppSettings], None],
         every_ns: int = FLEET_LOOK_NS,
+        updates: UpdateWatch | None = None,
     ) -> None:
         self.host = host
         self.apply = apply
         self.every_ns = every_ns
+        self.updates = updates
+        """The release the fleet offered, taken a step further at each look."""
         self.champions: Champions | None = None
         """The newest board the link kept, as last read."""
         self._looked_ns: int | None = None
@@ -51,3 +57,8 @@ class FleetWatch:
         settings = self.host.take_documents()
         if settings is not None:
             self.apply(settings)
+        if self.updates is not None and not self.host.is_open:
+            try:
+                self.updates.look()
+            except (sqlite3.Error, OSError, StorageError):
+                log.exception("the release offered could not be taken a step further")

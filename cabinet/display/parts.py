@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
@@ -42,6 +43,9 @@ class CabinetParts:
     """The stored settings and books; with it, TEST opens the service menu."""
     door_open: DoorOpen | None = None
     """Whether the door is open (the menu needs it; default: no door switch)."""
+    install_dir: Path | None = None
+    """The install directory, when the unit runs the cabinet: with it (and a store on the
+    card), the releases its fleet offers are taken (:mod:`cabinet.updates.watch`)."""
     set_mode: Callable[[str], DisplayBackend | pygame.Surface] | None = None
     """Opens the screen at a resolution setting (``"auto"`` or ``"WIDTHxHEIGHT"``), for a
     resolution changed in the menu."""

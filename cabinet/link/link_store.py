@@ -2,7 +2,7 @@
 the join and the acknowledged point it starts from, the outbox rows to send, forgetting
 what the fleet acknowledged, queueing what the link itself reports (heartbeats, the door,
 the light board), keeping the fleet-wide documents (:mod:`cabinet.link.down`) and noting
-its state for ``fleet status``."""
+its state for ``fleet status``, and keeping a release offered to it."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from cabinet.link import status as link_status
-from cabinet.storage import fleet_documents, outbox
+from cabinet.storage import fleet_documents, outbox, release_offers
 from cabinet.storage.database import BUSY_TIMEOUT_S, utc_now
 from cabinet.storage.outbox import Kind, Row
 from fleet.join_file import Join
-from fleet.wire_down import Champions, SettingsDocument
+from fleet.wire_down import Champions, ReleaseOffer, SettingsDocument
 
 log = logging.getLogger("cabinet.link")
 
@@ -76,6 +76,15 @@ class LinkStore:
         newer than what it decided."""
         with self._transaction():
             return fleet_documents.hold(self._conn, document)
+
+    def hold_release(self, offered: ReleaseOffer | None) -> bool:
+        """Keep a release offered (``None``: the fleet withdrew its offer), reported as
+        offered when it is a new rollout's; returns whether anything changed."""
+        with self._transaction():
+            if offered is None:
+                release_offers.withdraw(self._conn)
+                return True
+            return release_offers.hold(self._conn, offered, outbox.clock_synced())
 
     def note(self, values: Mapping[str, str]) -> None:
         """Note the link's state (``link.*``); a failure is logged, never raised."""

@@ -39,7 +39,7 @@ from cabinet.storage.outbox import Kind, Row, clock_synced
 from fleet.join_file import Join
 from fleet.wire import MAX_BATCH_EVENTS, Batch, Event, batch_topic
 from fleet.wire_common import MAX_MESSAGE_BYTES, WireError
-from fleet.wire_down import DOWN_FILTER, ack_topic, parse_ack
+from fleet.wire_down import DOWN_FILTER, ack_topic, parse_ack, release_topic
 
 log = logging.getLogger("cabinet.link")
 
@@ -194,7 +194,9 @@ class Sender(Connection):
 
     def _subscribe(self, client: mqtt.Client, join: Join) -> None:
         client.on_subscribe = self._on_subscribe
-        client.subscribe([(ack_topic(join.cabinet), 1), (DOWN_FILTER, 1)])
+        client.subscribe(
+            [(ack_topic(join.cabinet), 1), (DOWN_FILTER, 1), (release_topic(join.cabinet), 1)]
+        )
 
     def _on_subscribe(
         self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, properties: object

@@ -41,14 +41,9 @@ class Decision:
     location: str | None
 
 
-def _value(conn: sqlite3.Connection, name: str) -> str | None:
-    row = conn.execute("SELECT value FROM fleet WHERE name = ?", (name,)).fetchone()
-    return None if row is None else str(row[0])
-
-
 def champions(conn: sqlite3.Connection) -> Champions | None:
     """The newest board kept (``None``: none yet, or one that no longer reads)."""
-    text = _value(conn, CHAMPIONS)
+    text = outbox.fleet_value(conn, CHAMPIONS)
     if text is None:
         return None
     try:
@@ -68,12 +63,12 @@ def keep_champions(conn: sqlite3.Connection, board: Champions) -> bool:
 
 def location(conn: sqlite3.Connection) -> str | None:
     """The cabinet's location, as its join says (``None``: in no fleet)."""
-    return _value(conn, "join.location")
+    return outbox.fleet_value(conn, "join.location")
 
 
 def decided(conn: sqlite3.Connection, document: str) -> Decision | None:
     """What was last decided of ``document``."""
-    text = _value(conn, DECIDED + document)
+    text = outbox.fleet_value(conn, DECIDED + document)
     if text is None:
         return None
     try:

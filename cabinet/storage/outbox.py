@@ -55,6 +55,7 @@ class Kind(StrEnum):
     DOCTOR = "doctor"
     SETTINGS = "settings"
     FAIRNESS = "fairness"
+    UPDATE = "update"
 
 
 def clock_synced() -> bool:
@@ -78,6 +79,12 @@ def fleet_values(conn: sqlite3.Connection) -> dict[str, str]:
     """The ``fleet`` table: the epoch, the join (when joined), the link's state and the
     dropped counts."""
     return {str(n): str(v) for n, v in conn.execute("SELECT name, value FROM fleet")}
+
+
+def fleet_value(conn: sqlite3.Connection, name: str) -> str | None:
+    """One row of the ``fleet`` table, or ``None``."""
+    row = conn.execute("SELECT value FROM fleet WHERE name = ?", (name,)).fetchone()
+    return None if row is None else str(row[0])
 
 
 def set_fleet_values(conn: sqlite3.Connection, values: Mapping[str, str]) -> None:

@@ -133,7 +133,7 @@ def _verify(
         manifest = read_manifest(manifest_path.read_bytes())
     except ManifestError as exc:
         raise Refused(f"the release's {exc}") from None
-    manifest_path.unlink()
+    # Kept beside the wheels (the install takes *.whl): a staged copy needs it.
     if manifest.route != trust.route:
         raise Refused(
             f"the release is for route {manifest.route!r}, not this cabinet's ({trust.route!r})"

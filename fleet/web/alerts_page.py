@@ -35,6 +35,7 @@ TITLES = {
     AlertKind.COIN_ERRORS: "Coin errors",
     AlertKind.DOOR_OPEN: "Door opened",
     AlertKind.LOW_EARNINGS: "Low earnings",
+    AlertKind.ROLLOUT_HALTED: "Rollout halted",
 }
 
 SNAPSHOT_S = 300.0

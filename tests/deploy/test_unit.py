@@ -184,3 +184,32 @@ def test_it_starts_at_boot_and_stops_cleanly() -> None:
     assert one("Service", "KillSignal") == "SIGINT"
     assert "130" in one("Service", "SuccessExitStatus").split()
     assert one("Service", "EnvironmentFile") == "-/etc/default/spit-cabinet"
+
+
+def test_systemd_analyze_verifies_the_install_units(tmp_path: Path) -> None:
+    """The path unit and the service that install a staged release as root (rendered for
+    another install and data directory, as install.sh does)."""
+    from tests.deploy.conftest import DEPLOY, INSTALL, bash
+
+    install_dir, data_dir = tmp_path / "opt", tmp_path / "data"
+    with_executable(install_dir)
+    folder = tmp_path / "units"
+    folder.mkdir()
+    for name in ("spit-cabinet-install.path", "spit-cabinet-install.service"):
+        done = bash(INSTALL, 'render_unit "$@"', str(DEPLOY / name), str(install_dir),
+                    str(data_dir), "spit")  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "/var/lib/spit-cabinet" not in done.stdout.split("[Unit]", 1)[1]
+        (folder / name).write_text(done.stdout, encoding="utf-8")
+    text = (folder / "spit-cabinet-install.path").read_text(encoding="utf-8")
+    assert f"PathExists={data_dir}/releases/install-request" in text
+    service = (folder / "spit-cabinet-install.service").read_text(encoding="utf-8")
+    assert (
+        f"{install_dir}/bin/update.sh --install-dir {install_dir} --data-dir {data_dir}" in service
+    )
+    tool = require_tool("systemd-analyze", "sudo apt-get install systemd (README, Prerequisites)")
+    done = run([tool, "verify", "--man=no", *sorted(folder.iterdir())])
+    ours = [
+        line for line in (done.stdout + done.stderr).splitlines() if "spit-cabinet-install" in line
+    ]
+    assert done.returncode == 0 and ours == [], done.stdout + done.stderr

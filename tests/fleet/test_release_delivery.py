@@ -166,3 +166,27 @@ def test_a_server_with_another_ca_s_certificate_is_refused(
         "not signed by the fleet's CA ("
     ), line
     assert not (route.root / "out").exists()
+
+
+def test_a_fetched_release_is_staged_as_a_release_the_install_verifies_again(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, data, url = served
+    capsys.readouterr()
+    status = cabinet_main(["release", "fetch", url, "--data-dir", str(data), "--running",
+                           "0.1.0", "--rate-kbps", "100000"])  # fmt: skip
+    said = capsys.readouterr()
+    assert status == 0, said.err
+    staged = data / "releases" / "staged"
+    assert said.out.strip() == str(staged)
+    assert not (data / "releases" / "fetching").exists()
+    # What root runs before installing: the staged copy verified as a release of its own.
+    status, line = verify(data, str(staged), route.root / "out", capsys)
+    assert status == 0, line
+    for wheel in (route.root / "w").iterdir():
+        assert (route.root / "out" / wheel.name).read_bytes() == wheel.read_bytes()
+    # A wheel swapped in the staged copy (by the cabinet's own user) is refused there.
+    [target] = (staged / "targets").glob("*.spit_cabinet-*.whl")
+    target.write_bytes(b"not what was signed")
+    status, line = verify(data, str(staged), route.root / "out-2", capsys)
+    assert status == 1 and line.endswith("a file of the release is truncated or altered")

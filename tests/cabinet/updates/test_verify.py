@@ -67,7 +67,9 @@ def test_a_signed_release_is_verified_and_its_wheels_given_to_install(route: Rou
         f"release: 0.2.0 for route {ROUTE!r} verified: 2 wheel(s) signed by the route's key"
     )
     [given] = route.tmp.glob("wheels-0.2.0-*")
-    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in given.iterdir())
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        [*(p.name for p in given.iterdir()), "release.json"]
+    )
     for wheel in given.iterdir():
         assert (out / wheel.name).read_bytes() == wheel.read_bytes()
 

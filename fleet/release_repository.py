@@ -63,7 +63,7 @@ def _write_metadata(path: Path, metadata: Metadata[Any]) -> bytes:
     return data
 
 
-def _current(meta: Path) -> tuple[int, Manifest | None]:
+def current_release(meta: Path) -> tuple[int, Manifest | None]:
     """The repository's targets version and release (0 and None for a new one)."""
     stamp = meta / "timestamp.json"
     if not stamp.exists():
@@ -108,7 +108,7 @@ def sign_release(
     meta, targets_dir = repo / "metadata", repo / "targets"
     meta.mkdir(parents=True, exist_ok=True)
     targets_dir.mkdir(exist_ok=True)
-    old_version, old = _current(meta)
+    old_version, old = current_release(meta)
     if old is not None and version_key(manifest.release) < version_key(old.release):
         raise FleetError(
             f"{manifest.release} is older than the release {repo} holds ({old.release})"

@@ -16,6 +16,7 @@ from fleet.web import (
     login,
     password,
     refused_page,
+    rollouts_page,
     route_page,
     two_factor,
 )
@@ -48,6 +49,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # Settings documents for the route or a location (owners).
     path("settings/", documents_page.documents_list, name="documents"),
     path("settings/<str:document>/", documents_page.document_edit, name="document_edit"),
+    # Rollouts of signed releases (owners).
+    path("rollouts/", rollouts_page.rollouts_page, name="rollouts"),
+    path("rollouts/<int:rollout>/halt/", rollouts_page.rollout_halt, name="rollout_halt"),
     # The messages ingest refused (owners and technicians).
     path("refused/", refused_page.refused, name="refused"),
 ]

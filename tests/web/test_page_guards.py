@@ -47,7 +47,7 @@ def pages(site: Site) -> Any:
 
 
 MONEY_PATHS = ("/collections/", "/collections/guard-1/", "/collections/export.csv")
-OWNER_PATHS = ("/settings/", "/settings/route/", "/alerts/options/")
+OWNER_PATHS = ("/settings/", "/settings/route/", "/alerts/options/", "/rollouts/")
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,9 @@ def register(subparsers: Any) -> None:
         "--rate-kbps", type=int, default=4096, help="at most this many KiB a second (default 4096)"
     )
     get.add_argument("--running", help="the version running (default: this one's)")
+    get.add_argument(
+        "--have", type=Path, help="wheels the cabinet has (its install's): not downloaded again"
+    )
     add_data_dir_option(get)
     get.set_defaults(func=fetch)
 
@@ -110,7 +113,13 @@ def _trust(join: Join | None, folder: Path, running: str | None) -> Trust | None
 
 
 def _checked(
-    trust: Trust, join: Join, folder: Path, source: str, out: Path, pace: Pace | None = None
+    trust: Trust,
+    join: Join,
+    folder: Path,
+    source: str,
+    out: Path,
+    pace: Pace | None = None,
+    have: Path | None = None,
 ) -> Verified:
     """The release at ``source`` (a folder, or the fleet's https://…/releases/), checked,
     its files in ``out``; raises :class:`Refused`."""
@@ -121,7 +130,7 @@ def _checked(
         https = HttpsFetcher(join.tls_context())
         where = (f"{base}/metadata/", f"{base}/targets/")
         fetcher = https
-        download = resumable(https, folder / DOWNLOADS, pace or (lambda n: None))
+        download = resumable(https, folder / DOWNLOADS, pace or (lambda n: None), have)
     else:
         local = Path(source).resolve()
         where = ((local / "metadata").as_uri() + "/", (local / "targets").as_uri() + "/")
@@ -185,7 +194,8 @@ def fetch(args: argparse.Namespace) -> int:
     out = folder / FETCHING
     shutil.rmtree(out, ignore_errors=True)
     try:
-        verified = _checked(trust, join, folder, args.url, out, Pace(args.rate_kbps * 1024))
+        pace = Pace(args.rate_kbps * 1024)
+        verified = _checked(trust, join, folder, args.url, out, pace, args.have)
         staged = stage(trust.trusted, verified, folder / STAGED)
     except Refused as exc:
         return _refused(str(exc))

@@ -2,9 +2,10 @@
 
 TLS trusts the fleet's CA only (the join file's, as the link to the broker does), so a
 server with any other certificate, a man in the middle among them, is refused before a
-byte is read. A file that was cut off part way is kept (``.part``) and resumed with a
-``Range`` request; a server that ignores the range sends it whole again. Only a file with
-the length and hash the signed metadata gives is kept.
+byte is read. A file the cabinet already has (in its install's wheelhouse) is not downloaded again;
+a file that was cut off part way is kept (``.part``) and resumed with a ``Range``
+request; a server that ignores the range sends it whole again. Only a file with the
+length and hash the signed metadata gives is kept.
 """
 
 from __future__ import annotations
@@ -74,13 +75,35 @@ def _chunks(response: http.client.HTTPResponse) -> Iterator[bytes]:
             yield chunk
 
 
+def reuse(have: Path | None, info: TargetFile, dest: Path) -> bool:
+    """Copy the file ``info`` signs from the wheels the cabinet already has (``have``:
+    the install's wheelhouse), if one there has its length and hash; whether it did."""
+    local = None if have is None else have / Path(info.path).name
+    if local is None or not local.is_file() or local.stat().st_size != info.length:
+        return False
+    with local.open("rb") as handle:
+        try:
+            info.verify_length_and_hashes(handle)
+        except exceptions.LengthOrHashMismatchError:
+            return False
+    shutil.copyfile(local, dest)
+    return True
+
+
 def resumable(
-    fetcher: HttpsFetcher, parts: Path, pace: Callable[[int], None] = lambda n: None
+    fetcher: HttpsFetcher,
+    parts: Path,
+    pace: Callable[[int], None] = lambda n: None,
+    have: Path | None = None,
 ) -> Callable[[TargetFile, str, Path], None]:
-    """A target downloader for :func:`cabinet.updates.verify.verify_release` that keeps
-    what it got in ``parts`` between attempts and checks a file whole before it is used."""
+    """A target downloader for :func:`cabinet.updates.verify.verify_release` that takes a
+    file the cabinet already has from ``have`` (most of a release's wheels are the last
+    one's), keeps what it got in ``parts`` between attempts, and checks a file whole
+    before it is used."""
 
     def download(info: TargetFile, url: str, dest: Path) -> None:
+        if reuse(have, info, dest):
+            return
         parts.mkdir(parents=True, exist_ok=True)
         part = parts / f"{info.hashes['sha256']}.part"
         try:

@@ -52,14 +52,15 @@ class Fetch(Protocol):
     def kill(self) -> None: ...
 
 
-def spawn_fetch(url: str, data: Path) -> Fetch:
-    """``spit-cabinet release fetch`` at the lowest priority, its output in fetch.log."""
+def spawn_fetch(url: str, data: Path, have: Path) -> Fetch:
+    """``spit-cabinet release fetch`` at the lowest priority, its output in fetch.log
+    (``have``: the install's wheels, not downloaded again)."""
     log_path = data / FETCH_LOG
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as out:
         return subprocess.Popen(
             ["nice", "-n", "19", sys.executable, "-m", "cabinet", "release", "fetch", url,
-             "--data-dir", str(data)],
+             "--data-dir", str(data), "--have", str(have)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=out,
         )  # fmt: skip
 
@@ -90,7 +91,7 @@ class UpdateWatch:
         install_dir: Path,
         running: str,
         safe: Callable[[], bool],
-        spawn: Callable[[str, Path], Fetch] = spawn_fetch,
+        spawn: Callable[[str, Path, Path], Fetch] = spawn_fetch,
         install: Callable[[Path], None] = request_install,
     ) -> None:
         self.store = store
@@ -131,12 +132,12 @@ class UpdateWatch:
             step(now, offered.url if offered is not None else "")
 
     def _offered(self, now: UpdateState, url: str) -> None:
-        self.fetch = self.spawn(url, self.data)
+        self.fetch = self.spawn(url, self.data, self.install_dir / "wheels")
         self._advance(replace(now, state="downloading"))
 
     def _downloading(self, now: UpdateState, url: str) -> None:
         if self.fetch is None:  # the cabinet restarted during the download: it resumes
-            self.fetch = self.spawn(url, self.data)
+            self.fetch = self.spawn(url, self.data, self.install_dir / "wheels")
             return
         status = self.fetch.poll()
         if status is None:

@@ -190,3 +190,24 @@ def test_a_fetched_release_is_staged_as_a_release_the_install_verifies_again(
     target.write_bytes(b"not what was signed")
     status, line = verify(data, str(staged), route.root / "out-2", capsys)
     assert status == 1 and line.endswith("a file of the release is truncated or altered")
+
+
+def test_wheels_the_cabinet_has_are_not_downloaded_again(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    route, data, url = served
+    given = route.root / "w"
+    have = route.root / "have"
+    have.mkdir()
+    [dependency] = given.glob("tomli_w-*.whl")
+    (have / dependency.name).write_bytes(dependency.read_bytes())  # the last release's
+    [cabinet_wheel] = given.glob("spit_cabinet-*.whl")
+    (have / cabinet_wheel.name).write_bytes(b"an older build under the same name")
+    status = cabinet_main(["release", "fetch", url, "--data-dir", str(data), "--running",
+                           "0.1.0", "--have", str(have)])  # fmt: skip
+    assert status == 0, capsys.readouterr().err
+    assert [name for name, _ in Recording.asked] == [cabinet_wheel.name]  # only what changed
+    staged = data / "releases" / "staged" / "targets"
+    for wheel in given.iterdir():
+        [copy] = staged.glob(f"*.{wheel.name}")
+        assert copy.read_bytes() == wheel.read_bytes()

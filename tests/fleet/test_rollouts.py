@@ -59,7 +59,7 @@ class Machine:
         if self._watch is None:
             self._watch = UpdateWatch(self.cabinet.store, self.cabinet.data_dir,
                                       self.install_dir, self.running, lambda: True,
-                                      lambda url, data: Done(), self._install)  # fmt: skip
+                                      lambda url, data, have: Done(), self._install)  # fmt: skip
         return self._watch
 
     def _install(self, data: Path) -> None:

@@ -45,7 +45,7 @@ class Cabinet:
     installs: int = 0
 
     def watch(self, running: str = "0.1.0") -> UpdateWatch:
-        def spawn(url: str, data: Path) -> Download:
+        def spawn(url: str, data: Path, have: Path) -> Download:
             assert url == OFFER.url and data == self.data
             self.downloads.append(Download())
             return self.downloads[-1]

@@ -90,6 +90,14 @@ class ReleaseHandler(http.server.BaseHTTPRequestHandler):
         """Quiet: a route's cabinets fetch often; errors still go to stderr."""
 
 
+class ReleaseHTTPServer(http.server.ThreadingHTTPServer):
+    """A thread per connection, and room for a route's cabinets connecting at once (the
+    standard library's backlog of 5 reset connections when hundreds came together)."""
+
+    request_queue_size = 1024
+    daemon_threads = True
+
+
 def release_server(
     folder: Path, bind: str, port: int, handler: type[ReleaseHandler] = ReleaseHandler
 ) -> http.server.ThreadingHTTPServer:
@@ -98,8 +106,7 @@ def release_server(
     if not (root / "metadata" / "timestamp.json").is_file():
         raise FleetError(f"{root} holds no published release (spit-fleet release publish)")
     rooted = type("Handler", (handler,), {"root": root})
-    server = http.server.ThreadingHTTPServer((bind, port), rooted)
-    server.daemon_threads = True
+    server = ReleaseHTTPServer((bind, port), rooted)
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.load_cert_chain(folder / "server.pem", folder / "server.key")

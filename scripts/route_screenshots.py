@@ -1,6 +1,6 @@
 """Screenshots of the operator's web pages, made from the real pages, for docs/fleet.md.
 
-    python scripts/route_screenshots.py [OUT_DIR]      # default: docs/screenshots
+    python scripts/route_screenshots.py [OUT_DIR] [--only rollout]   # docs/screenshots
 
 It starts what the pages need, on loopback and in a temporary folder: a PostgreSQL
 cluster of its own, a fleet (``spit-fleet init``), ``spit-fleet web``, and Debian's
@@ -8,7 +8,8 @@ Chromium driven by Playwright. The route is 24 cabinets at 3 venues with 120 day
 made-up history (the web tests' fill, the same every time); the owner signs in, sets up
 two-factor codes, looks at the route and a cabinet, enters a collection and sees it
 reconciled (estimated until the cabinet's next heartbeat), the alerts, the settings
-documents, and the accounts. Each page is taken at a phone's width (375 px) and, for the
+documents, the accounts, and a release rolled out to a venue and halted by its canary's
+rollback. Each page is taken at a phone's width (375 px) and, for the
 route and the cabinet, a desktop's.
 """
 
@@ -26,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from fleet import collections, documents  # noqa: E402
+from fleet import collections, documents, rollouts  # noqa: E402
 from fleet.web import fmt  # noqa: E402
 from tests.fleet.events import put  # noqa: E402
 from tests.fleet.services import Postgres, free_port, init_fleet  # noqa: E402
@@ -82,8 +83,49 @@ def happenings(conn: psycopg.Connection[Any]) -> None:
         put(conn, cabinet, "settings", {**body, "reason": why}, at=now)
 
 
-def pages(app: WebApp, database: str, browser: Any, out: Path) -> None:
+def rollout(app: WebApp, database: str, browser: Any, out: Path, owner: Any) -> None:
+    """A release rolled out to Venue 1 (docs/fleet.md, "Rolling out a release"): the
+    canary installing, then the rollout halted by its rollback. The steps are recorded as
+    ingest records the cabinets' reports, the offers and the halt as its controller
+    makes them."""
+    desktop = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    page = desktop.new_page()
+    log_in(page, app, owner)
+    page.goto(app.url("/rollouts/"))
+    page.fill("#rollout-form input[name=release]", "0.2.0")
+    page.fill("#rollout-form input[name=url]", "https://fleet.example.com:8443/releases/")
+    page.select_option("#rollout-form select[name=group]", "location:Venue 1")
+    page.fill("#rollout-form input[name=canary_share]", "25")
+    page.click("#rollout-form button[type=submit]")
+    page.wait_for_url("**/rollouts/")
+    with psycopg.connect(database) as conn:
+        [number] = [r.id for r in rollouts.rollouts(conn)][:1]
+        canaries = [m.cabinet for m in rollouts.members(conn, number) if m.canary]
+        rollouts.tick(conn, lambda topic, payload: None, datetime.now(UTC))
+        steps = ("downloading", "verified", "waiting", "installing")
+        for cabinet, done in zip(canaries, (steps, steps[:3]), strict=False):
+            for state in done:
+                body = {"rollout": number, "release": "0.2.0", "state": state, "reason": ""}
+                rollouts.record_update(conn, cabinet, body)
+        conn.commit()
+    page.reload()
+    shoot(page, out, "rollout-canary", whole=True)
+    with psycopg.connect(database) as conn:
+        why = "failed to start 3 times in a row"
+        body = {"rollout": number, "release": "0.2.0", "state": "rolled_back", "reason": why}
+        rollouts.record_update(conn, canaries[0], body)
+        rollouts.tick(conn, lambda topic, payload: None, datetime.now(UTC))
+        conn.commit()
+    page.reload()
+    shoot(page, out, "rollout-halted", whole=True)
+    desktop.close()
+
+
+def pages(app: WebApp, database: str, browser: Any, out: Path, only: str = "") -> None:
     owner = app.account("olivia", "owner", two_factor=True)
+    if only == "rollout":
+        rollout(app, database, browser, out, owner)
+        return
     phone = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = phone.new_page()
     page.goto(app.url("/login/"))
@@ -133,9 +175,15 @@ def pages(app: WebApp, database: str, browser: Any, out: Path) -> None:
     page.wait_for_load_state("load")
     shoot(page, out, "cabinet-desktop", whole=True)
     desktop.close()
+    rollout(app, database, browser, out, owner)
 
 
 def main(argv: list[str]) -> int:
+    only = ""
+    if "--only" in argv:  # one scene: --only rollout
+        at = argv.index("--only")
+        only = argv[at + 1]
+        argv = argv[:at] + argv[at + 2 :]
     out = Path(argv[1]) if len(argv) > 1 else ROOT / "docs" / "screenshots"
     out.mkdir(parents=True, exist_ok=True)
     cluster = Postgres()
@@ -154,7 +202,7 @@ def main(argv: list[str]) -> int:
             with sync_playwright() as playwright:
                 browser = launch_chromium(playwright)
                 try:
-                    pages(app, database, browser, out)
+                    pages(app, database, browser, out, only)
                 finally:
                     browser.close()
             app.stop()

@@ -7,7 +7,8 @@ against the route's root of trust from the join file, its wheels copied into ``-
 the folder to install from is printed on stdout. A download cut off resumes at the next
 try (the parts are kept in the data directory's ``releases/downloads``). Anything else (bare
 wheels, a checkout) is installed only while ``unsigned_updates`` is on at the cabinet.
-A refusal is one line on stderr, exit status 1, and nothing in ``--out``.
+A refusal is one line on stderr, exit status 1, and nothing in ``--out``; ``fetch``
+exits 3 when the line failed (a reset, a timeout), not a check: the watch tries again.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from cabinet.updates.https import HttpsFetcher, resumable
 from cabinet.updates.sources import FolderFetcher, is_release, is_release_url
 from cabinet.updates.staging import Pace, stage
 from cabinet.updates.verify import Download, Refused, Trust, Verified, verify_release, why
-from cabinet.updates.watch import STAGED
+from cabinet.updates.watch import STAGED, TRY_AGAIN
 from fleet.join_file import Join
 
 TRUSTED = Path("releases") / "trusted"
@@ -198,6 +199,9 @@ def fetch(args: argparse.Namespace) -> int:
         verified = _checked(trust, join, folder, args.url, out, pace, args.have)
         staged = stage(trust.trusted, verified, folder / STAGED)
     except Refused as exc:
+        if exc.transient:  # the line's fault: the watch tries again later, resuming
+            print(f"release: not downloaded, to try again: {exc}", file=sys.stderr)
+            return TRY_AGAIN
         return _refused(str(exc))
     except OSError as exc:
         return _refused(why(exc))

@@ -28,7 +28,24 @@ from fleet.release_manifest import NAME, Manifest, ManifestError, read_manifest,
 
 
 class Refused(Exception):
-    """A release this cabinet will not install; its text is one line saying why."""
+    """A release this cabinet will not install; its text is one line saying why.
+    ``transient``: not the release's fault but the line's (a connection reset, a
+    timeout): the next try may get it."""
+
+    def __init__(self, why: str, *, transient: bool = False) -> None:
+        super().__init__(why)
+        self.transient = transient
+
+
+def transient(exc: Exception) -> bool:
+    """Whether ``exc`` is the line's (try again), not a check that failed."""
+    if not isinstance(exc, exceptions.DownloadError):
+        return False
+    if isinstance(exc, exceptions.DownloadHTTPError) and exc.status_code == 404:
+        return False  # the server has no such file: the release is not whole
+    if isinstance(exc, exceptions.DownloadLengthMismatchError):
+        return False
+    return not isinstance(exc.__cause__, ssl.SSLCertVerificationError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +122,7 @@ def verify_release(
         raise
     except (exceptions.RepositoryError, exceptions.DownloadError, OSError) as exc:
         shutil.rmtree(out, ignore_errors=True)
-        raise Refused(why(exc)) from exc
+        raise Refused(why(exc), transient=transient(exc)) from exc
 
 
 def _verify(

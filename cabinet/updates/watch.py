@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -40,6 +41,10 @@ REQUEST = RELEASES / "install-request"
 RESULT = RELEASES / "install-result"
 INSTALL_LOG = RELEASES / "install.log"
 FETCH_LOG = RELEASES / "fetch.log"
+TRY_AGAIN = 3
+"""``release fetch``'s exit status when the line failed (not a check): try again."""
+RETRY_S = 60.0
+"""How long after a download the line cut off the next try starts (it resumes)."""
 ROLLBACK_LOG = "rollbacks.log"
 """The updater's log of rollbacks in the install directory: one line each."""
 
@@ -93,6 +98,7 @@ class UpdateWatch:
         safe: Callable[[], bool],
         spawn: Callable[[str, Path, Path], Fetch] = spawn_fetch,
         install: Callable[[Path], None] = request_install,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.data = data
@@ -102,6 +108,9 @@ class UpdateWatch:
         self.spawn = spawn
         self.install = install
         self.fetch: Fetch | None = None
+        self.clock = clock
+        self.retry_at = 0.0
+        """When a download the line cut off is tried again."""
 
     def _advance(self, now: UpdateState) -> None:
         with self.store.db.transaction() as conn:
@@ -136,13 +145,19 @@ class UpdateWatch:
         self._advance(replace(now, state="downloading"))
 
     def _downloading(self, now: UpdateState, url: str) -> None:
-        if self.fetch is None:  # the cabinet restarted during the download: it resumes
-            self.fetch = self.spawn(url, self.data, self.install_dir / "wheels")
+        if self.fetch is None:  # restarted during the download, or cut off: it resumes
+            if self.clock() >= self.retry_at:
+                self.fetch = self.spawn(url, self.data, self.install_dir / "wheels")
             return
         status = self.fetch.poll()
         if status is None:
             return
         self.fetch = None
+        if status == TRY_AGAIN:
+            self.retry_at = self.clock() + RETRY_S
+            log.info("update: the download was cut off (%s); again in %.0f s",
+                     last_line(self.data / FETCH_LOG), RETRY_S)  # fmt: skip
+            return
         if status != 0:
             reason = last_line(self.data / FETCH_LOG).removeprefix("release: refused: ")
             self._advance(replace(now, state="refused", reason=reason or f"exit {status}"))

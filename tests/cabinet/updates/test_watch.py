@@ -14,7 +14,14 @@ import pytest
 from cabinet.link import membership
 from cabinet.storage import outbox, release_offers
 from cabinet.storage.store import CabinetStore
-from cabinet.updates.watch import FETCH_LOG, INSTALL_LOG, RESULT, UpdateWatch
+from cabinet.updates.watch import (
+    FETCH_LOG,
+    INSTALL_LOG,
+    RESULT,
+    RETRY_S,
+    TRY_AGAIN,
+    UpdateWatch,
+)
 from fleet.join_file import Join
 from fleet.wire_down import ReleaseOffer
 
@@ -178,3 +185,21 @@ def test_a_restart_during_the_download_resumes_it(cabinet: Cabinet) -> None:
     again.look()
     assert len(cabinet.downloads) == 2
     assert [s for s, _ in cabinet.reported()] == ["offered", "downloading"]
+
+
+def test_a_download_the_line_cut_off_is_tried_again_later_not_refused(cabinet: Cabinet) -> None:
+    clock = [100.0]
+    cabinet.offer()
+    watch = cabinet.watch()
+    watch.clock = lambda: clock[0]
+    watch.look()
+    cabinet.downloads[0].status = TRY_AGAIN  # a connection reset, a timeout
+    watch.look()
+    watch.look()
+    assert len(cabinet.downloads) == 1  # not at once
+    clock[0] += RETRY_S
+    watch.look()
+    assert len(cabinet.downloads) == 2  # it resumes
+    cabinet.downloads[1].status = 0
+    watch.look()
+    assert [s for s, _ in cabinet.reported()] == ["offered", "downloading", "verified", "waiting"]

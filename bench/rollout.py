@@ -75,6 +75,21 @@ def _release(work: Path, version: str, rng: random.Random) -> Path:
     return folder
 
 
+def serve(folder: Path, cleanup: contextlib.ExitStack) -> tuple[subprocess.Popen[str], int]:
+    """``spit-fleet release serve`` of ``folder`` on a free loopback port, until cleanup."""
+    from tests.fleet.services import free_port
+
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fleet.cli", "release", "serve", "--dir", str(folder), "--bind",
+         "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
+    )  # fmt: skip
+    cleanup.callback(server.kill)
+    assert server.stdout is not None and "serving" in server.stdout.readline()
+    return server, port
+
+
 def _fleet(
     args: argparse.Namespace, work: Path, cleanup: contextlib.ExitStack
 ) -> dict[str, object]:
@@ -107,14 +122,7 @@ def _fleet(
     cleanup.callback(broker.stop)
     ingest.start()
     cleanup.callback(ingest.stop)
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "fleet.cli", "release", "serve", "--dir", str(folder), "--bind",
-         "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
-    )  # fmt: skip
-    cleanup.callback(server.kill)
-    assert server.stdout is not None and "serving" in server.stdout.readline()
+    server, port = serve(folder, cleanup)
     paths: list[Path] = []
     with psycopg.connect(database) as conn:
         for i in range(args.cabinets):

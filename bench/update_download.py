@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.cabinet import open_screen, summary
 from bench.machine_info import machine
-from bench.rollout import WHEELS
+from bench.rollout import WHEELS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 FRAME_MS = 1000 / 60
@@ -56,7 +56,6 @@ def _served(work: Path, cleanup: contextlib.ExitStack) -> tuple[str, Path]:
     from fleet.release_keys import make_release_key, root_bytes
     from fleet.release_repository import sign_release
     from fleet.release_server import publish
-    from tests.fleet.services import free_port
 
     now = datetime.datetime.now(datetime.UTC)
     folder = work / "fleet"
@@ -73,14 +72,7 @@ def _served(work: Path, cleanup: contextlib.ExitStack) -> tuple[str, Path]:
     (wheels / "spit_cabinet-9.0.0-py3-none-any.whl").write_bytes(os.urandom(1_099_758))
     sign_release(key, wheels, work / "repo", now)
     publish(work / "repo", folder)
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fleet.cli", "release", "serve", "--dir", str(folder), "--bind",
-         "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT,
-    )  # fmt: skip
-    cleanup.callback(process.kill)
-    assert process.stdout is not None and "serving" in process.stdout.readline()
+    _, port = serve(folder, cleanup)
     data = work / "data"
     store = CabinetStore.open(data)
     join = Join("Bench Route", "bench-1", "Bench", "localhost", 8883, "pw", ca.cert.decode(),

@@ -31,7 +31,7 @@ class Download:
         from cabinet.commands import release
 
         args = argparse.Namespace(
-            url=url, data_dir=str(data), running="0.1.0", rate_kbps=4096, have=have
+            url=url, data_dir=str(data), running="0.1.0", rate_kbps=2048, have=have
         )
         try:
             self.status = release.fetch(args)

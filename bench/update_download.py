@@ -7,7 +7,8 @@ The real cabinet (:class:`~cabinet.display.app.CabinetApp`, its own frame loop a
 1920x1080) runs attract twice: alone, then while ``spit-cabinet release fetch`` downloads a
 20 MB release (every wheel: nothing kept from the last one) from ``spit-fleet release
 serve`` on loopback over TLS, as the cabinet's update watch starts it: ``nice -n 19``,
-paced to 4 MiB/s. The fetch runs again as soon as it ends, for the whole phase.
+paced (``--rate-kbps``, the cabinet's default unless given). The fetch runs again as
+soon as it ends, for the whole phase.
 
 - ``fetch_cpu_percent``: the download processes' CPU (user and system) over their wall
   time, of one core: the goal is at most 20 % (on this machine; the Pi 4's core is about
@@ -86,8 +87,8 @@ def _served(work: Path, cleanup: contextlib.ExitStack) -> tuple[str, Path]:
 class Fetching:
     """``release fetch`` at nice 19, started again as each one ends; their CPU summed."""
 
-    def __init__(self, url: str, data: Path) -> None:
-        self.url, self.data = url, data
+    def __init__(self, url: str, data: Path, rate_kbps: int) -> None:
+        self.url, self.data, self.rate_kbps = url, data, rate_kbps
         self.process: subprocess.Popen[bytes] | None = None
         self.cpu_s = 0.0
         self.wall_s = 0.0
@@ -102,7 +103,8 @@ class Fetching:
         shutil.rmtree(self.data / "releases", ignore_errors=True)  # download it all again
         self.process = subprocess.Popen(
             ["nice", "-n", "19", sys.executable, "-m", "cabinet", "release", "fetch", self.url,
-             "--data-dir", str(self.data), "--running", "0.1.0"],
+             "--data-dir", str(self.data), "--running", "0.1.0", "--rate-kbps",
+             str(self.rate_kbps)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
         )  # fmt: skip
         self._started = time.monotonic()
@@ -169,7 +171,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         cleanup.callback(shutil.rmtree, work, ignore_errors=True)
         url, data = _served(work, cleanup)
         alone = attract(args.seconds)
-        fetching = Fetching(url, data)
+        fetching = Fetching(url, data, args.rate_kbps)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         downloading = attract(args.seconds, fetching.poll)
         fetching.stop()
@@ -184,7 +186,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
         "fetch_cpu_percent": round(100 * fetch_cpu / fetching.wall_s, 1)
         if fetching.wall_s
         else None,
-        "fetch_rate_kib_s": 4096,
+        "fetch_rate_kib_s": args.rate_kbps,
     }
 
 
@@ -192,6 +194,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--backend", choices=["software", "texture"], default="software")
+    parser.add_argument("--rate-kbps", type=int, default=2048, help="the fetch's pace (KiB/s)")
     args = parser.parse_args()
     import bench.cabinet as cabinet_bench
 

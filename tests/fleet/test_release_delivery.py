@@ -11,6 +11,10 @@ import contextlib
 import datetime
 import http.server
 import os
+import random
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -29,16 +33,24 @@ WHEEL_BYTES = 600_000
 
 
 class Recording(ReleaseHandler):
-    """Records each target's request (its Range) and, while ``cut_at`` is set, cuts the
-    connection after that many bytes of a wheel."""
+    """Records each target's request (its Range); while ``cut_at`` is set, cuts the
+    connection after that many bytes of a wheel; while ``hold_at`` is set, stops sending
+    the cabinet's wheel at that byte, says so (``held``) and waits (``go``): the moment a
+    test pulls the downloader's power."""
 
     asked: ClassVar[list[tuple[str, str]]] = []
     cut_at: ClassVar[int | None] = None
+    hold_at: ClassVar[int | None] = None
+    held = threading.Event()
+    go = threading.Event()
 
     def do_GET(self) -> None:
         name = self.path.rsplit("/", 1)[-1]
         if name.endswith(".whl"):
             Recording.asked.append((name.split(".", 1)[1], self.headers.get("Range", "")))
+            if Recording.hold_at is not None and "spit_cabinet" in name:
+                self._hold(Recording.hold_at)
+                return
             if Recording.cut_at is not None:
                 path = self._file()
                 assert path is not None
@@ -50,6 +62,23 @@ class Recording(ReleaseHandler):
                 self.close_connection = True
                 return
         super().do_GET()
+
+    def _hold(self, at: int) -> None:
+        path = self._file()
+        assert path is not None
+        data = path.read_bytes()
+        wanted = self.headers.get("Range", "")
+        start = int(wanted[6:-1]) if wanted.startswith("bytes=") else 0
+        self.send_response(206 if start else 200)
+        if start:
+            self.send_header("Content-Range", f"bytes {start}-{len(data) - 1}/{len(data)}")
+        self.send_header("Content-Length", str(len(data) - start))
+        self.end_headers()
+        self.wfile.write(data[start : max(start, at)])
+        self.wfile.flush()
+        Recording.held.set()
+        Recording.go.wait(30)
+        self.close_connection = True
 
 
 @pytest.fixture
@@ -67,7 +96,7 @@ def served(route: Route, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Rout
     assert cabinet_main(["fleet", "join", str(route.add_cabinet("bar-1")), "--data-dir",
                          str(data)]) == 0  # fmt: skip
     port = free_port()
-    Recording.asked, Recording.cut_at = [], None
+    Recording.asked, Recording.cut_at, Recording.hold_at = [], None, None
     server = release_server(route.folder, "127.0.0.1", port, Recording)
     serve_in_thread(server)
     try:
@@ -217,3 +246,43 @@ def test_wheels_the_cabinet_has_are_not_downloaded_again(
     for wheel in given.iterdir():
         [copy] = staged.glob(f"*.{wheel.name}")
         assert copy.read_bytes() == wheel.read_bytes()
+
+
+def test_power_cuts_during_a_download_resume_and_never_stage_a_part(
+    served: tuple[Route, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The downloader's process killed (SIGKILL: the power pulled) at seeded bytes of the
+    cabinet's wheel: nothing is staged, the part is kept, and the next try resumes from
+    it; after the last cut the release is staged whole."""
+    route, data, url = served
+    fetch = [sys.executable, "-m", "cabinet", "release", "fetch", url, "--data-dir", str(data),
+             "--running", "0.1.0"]  # fmt: skip
+    parts = data / "releases" / "downloads"
+    rng = random.Random(34)
+    kept = 0
+    for cut in sorted(rng.sample(range(WHEEL_BYTES // 10, WHEEL_BYTES), 3)):
+        Recording.hold_at, Recording.asked = cut, []
+        Recording.held.clear()
+        Recording.go.clear()
+        process = subprocess.Popen(fetch, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            assert Recording.held.wait(60), "the download never reached the cut"
+            process.kill()  # the power goes
+            process.wait(30)
+        finally:
+            Recording.go.set()
+        asked = dict(Recording.asked)
+        wheel = next(n for n in asked if n.startswith("spit_cabinet"))
+        assert asked[wheel] == (f"bytes={kept}-" if kept else "")  # resumed where it was
+        assert not (data / "releases" / "staged").exists()
+        [part] = parts.iterdir()
+        assert kept <= part.stat().st_size <= cut  # what was written before the cut
+        kept = part.stat().st_size
+    Recording.hold_at, Recording.asked = None, []
+    capsys.readouterr()
+    status = cabinet_main(fetch[3:])
+    assert status == 0, capsys.readouterr().err
+    assert (wheel, f"bytes={kept}-") in Recording.asked
+    [staged] = (data / "releases" / "staged" / "targets").glob("*.spit_cabinet-*.whl")
+    [given] = (route.root / "w").glob("spit_cabinet-*.whl")
+    assert staged.read_bytes() == given.read_bytes()

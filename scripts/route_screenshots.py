@@ -123,7 +123,12 @@ def rollout(app: WebApp, database: str, browser: Any, out: Path, owner: Any) -> 
 
 def pages(app: WebApp, database: str, browser: Any, out: Path, only: str = "") -> None:
     owner = app.account("olivia", "owner", two_factor=True)
-    if only == "rollout":
+    if only == "rollout":  # the owner's two-factor codes first, as below
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        first = context.new_page()
+        log_in(first, app, owner)
+        set_up_two_factor(first, app, owner)
+        context.close()
         rollout(app, database, browser, out, owner)
         return
     phone = browser.new_context(viewport=PHONE, device_scale_factor=1)

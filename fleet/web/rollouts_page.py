@@ -92,6 +92,15 @@ class RolloutForm(forms.Form):
         return f"list:{self.cleaned_data['cabinets']}" if group == "list" else group
 
 
+def target_title(target: str) -> str:
+    """A rollout's group as the page says it."""
+    if target.startswith("location:"):
+        return target.removeprefix("location:")
+    if target.startswith("list:"):
+        return target.removeprefix("list:").replace(",", ", ")
+    return "the whole route"
+
+
 @dataclass(frozen=True)
 class Row:
     m: rollouts.Member
@@ -134,6 +143,7 @@ def rollouts_page(request: HttpRequest) -> HttpResponseBase:
         "form": form,
         "newest": newest,
         "newest_state": ROLLOUT_STATES.get(newest.state, "") if newest else "",
+        "newest_target": target_title(newest.target) if newest else "",
         "under_way": newest is not None and newest.state in ("canary", "rest"),
         "rows": rows,
         "earlier": every[1:10],

@@ -83,14 +83,11 @@ def happenings(conn: psycopg.Connection[Any]) -> None:
         put(conn, cabinet, "settings", {**body, "reason": why}, at=now)
 
 
-def rollout(app: WebApp, database: str, browser: Any, out: Path, owner: Any) -> None:
-    """A release rolled out to Venue 1 (docs/fleet.md, "Rolling out a release"): the
-    canary installing, then the rollout halted by its rollback. The steps are recorded as
-    ingest records the cabinets' reports, the offers and the halt as its controller
-    makes them."""
-    desktop = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
-    page = desktop.new_page()
-    log_in(page, app, owner)
+def rollout(app: WebApp, database: str, page: Any, out: Path) -> None:
+    """A release rolled out to Venue 1 (docs/fleet.md, "Rolling out a release"), on the
+    owner's desktop ``page``: the canary installing, then the rollout halted by its
+    rollback. The steps are recorded as ingest records the cabinets' reports, the offers
+    and the halt as its controller makes them."""
     page.goto(app.url("/rollouts/"))
     page.fill("#rollout-form input[name=release]", "0.2.0")
     page.fill("#rollout-form input[name=url]", "https://fleet.example.com:8443/releases/")
@@ -118,18 +115,17 @@ def rollout(app: WebApp, database: str, browser: Any, out: Path, owner: Any) -> 
         conn.commit()
     page.reload()
     shoot(page, out, "rollout-halted", whole=True)
-    desktop.close()
 
 
 def pages(app: WebApp, database: str, browser: Any, out: Path, only: str = "") -> None:
     owner = app.account("olivia", "owner", two_factor=True)
     if only == "rollout":  # the owner's two-factor codes first, as below
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
-        first = context.new_page()
-        log_in(first, app, owner)
-        set_up_two_factor(first, app, owner)
+        context = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+        page = context.new_page()
+        log_in(page, app, owner)
+        set_up_two_factor(page, app, owner)
+        rollout(app, database, page, out)
         context.close()
-        rollout(app, database, browser, out, owner)
         return
     phone = browser.new_context(viewport=PHONE, device_scale_factor=1)
     page = phone.new_page()
@@ -179,8 +175,8 @@ def pages(app: WebApp, database: str, browser: Any, out: Path, only: str = "") -
     page.goto(app.url(f"/cabinets/{CABINET}/"))
     page.wait_for_load_state("load")
     shoot(page, out, "cabinet-desktop", whole=True)
+    rollout(app, database, page, out)
     desktop.close()
-    rollout(app, database, browser, out, owner)
 
 
 def main(argv: list[str]) -> int:

@@ -31,6 +31,7 @@ __all__ = [
     "refused_data",
     "refused_page",
     "roles",
+    "rollouts_page",
     "route_page",
     "route_table",
     "settings",

@@ -23,7 +23,7 @@ PHONE = (
     "settings-venue",
     "accounts",
 )
-DESKTOP = ("route-desktop", "cabinet-desktop")
+DESKTOP = ("route-desktop", "cabinet-desktop", "rollout-canary", "rollout-halted")
 ROUTE_SCREENS = tuple(f"route-{name}" for name in PHONE + DESKTOP)
 
 

@@ -14,6 +14,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cabinet.updates.watch import UpdateWatch
 
 STEP_S = 0.2
 """How often each cabinet's watch looks (the display: once a second)."""
@@ -58,7 +62,7 @@ class Cabinet:
         self.sender.poll_s = 0.2
         self.watch = self._watch()
 
-    def _watch(self):  # type: ignore[no-untyped-def]
+    def _watch(self) -> UpdateWatch:
         from cabinet.updates.watch import UpdateWatch
 
         return UpdateWatch(self.store, self.data, self.data / "opt", self.running,

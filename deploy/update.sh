@@ -118,15 +118,15 @@ check_update() {
     return 0
   fi
   if [[ $DRY_RUN -eq 1 ]]; then
-    say "+ $cabinet release verify $source --out $dir/tmp/release --data-dir $data"
+    say "+ $cabinet release verify $source --out $dir/tmp/release --data-dir $data --pin $dir/release-root.json --trusted $dir/release-trusted"
     return 0
   fi
+  # The route's root and the metadata last trusted are kept in the install directory,
+  # root's: the cabinet's own user, who can write its database, cannot change what root
+  # trusts (docs/releases.md).
   CHECKED_SOURCE=$("$cabinet" release verify "$source" --out "$dir/tmp/release" \
-    --data-dir "$data") || die "the update is refused (the line above says why): nothing installed"
-  # The metadata it last trusted stays the cabinet's own (its user reads it).
-  if [[ -d $data/releases ]]; then
-    chown -R --reference="$data" "$data/releases"
-  fi
+    --data-dir "$data" --pin "$dir/release-root.json" --trusted "$dir/release-trusted") ||
+    die "the update is refused (the line above says why): nothing installed"
 }
 
 # Hold DIR/.lock for the rest of the script: one update at a time.

@@ -62,6 +62,14 @@ def register(subparsers: Any) -> None:
     verify.add_argument(
         "--running", help="the version running (default: this one's); a release must be newer"
     )
+    verify.add_argument(
+        "--pin",
+        type=Path,
+        help="the updater's own copy of the route's root (made at the first signed update)",
+    )
+    verify.add_argument(
+        "--trusted", type=Path, help="where the updater keeps the metadata it last trusted"
+    )
     add_data_dir_option(verify)
     verify.set_defaults(func=run)
     get = sub.add_parser(
@@ -114,6 +122,33 @@ def _trust(join: Join | None, folder: Path, running: str | None) -> Trust | None
         running=running or cabinet_version(),
         trusted=folder / TRUSTED,
     )
+
+
+def _pinned(trust: Trust, pin: Path, trusted: Path | None) -> Trust | None:
+    """``trust`` with the root pinned in ``pin`` (the updater's, root's own: the cabinet's
+    database, which the cabinet's user can write, never decides alone what root
+    installs). The first signed update verified pins the join file's root (:func:`_pin`);
+    a join root that differs later is refused (None, said why) until the pin is removed
+    by hand."""
+    if pin.exists() and pin.read_bytes() != trust.root:
+        _refused(
+            f"this cabinet's release root is not the one pinned in {pin}: if its "
+            "operator joined it to another route, remove that file (as root) and update "
+            "again"
+        )
+        return None
+    return Trust(trust.root, trust.route, trust.running, trusted or trust.trusted)
+
+
+def _pin(root: bytes, pin: Path) -> None:
+    """Pin ``root`` (once a release checked against it was verified)."""
+    if pin.exists():
+        return
+    pin.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pin.with_name(pin.name + ".tmp")
+    tmp.write_bytes(root)
+    tmp.replace(pin)
+    print(f"release: the route's release root pinned in {pin}", file=sys.stderr)
 
 
 def _checked(
@@ -172,6 +207,11 @@ def run(args: argparse.Namespace) -> int:
     trust = _trust(join, folder, args.running)
     if trust is None or join is None:
         return 1
+    if args.pin is not None:
+        pinned = _pinned(trust, args.pin, args.trusted)
+        if pinned is None:
+            return 1
+        trust = pinned
     try:
         verified = _checked(trust, join, folder, source, args.out)
     except Refused as exc:
@@ -179,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
     except FileExistsError:
         print(f"release: {args.out} exists: give a new folder", file=sys.stderr)
         return 2
+    if args.pin is not None:
+        _pin(trust.root, args.pin)
     _said(verified, "verified")
     print(verified.wheels)
     return 0

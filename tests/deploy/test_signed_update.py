@@ -93,6 +93,9 @@ def test_a_signed_release_of_the_next_version_is_installed(
     assert f"release: {signed.manifest.release} for route" in done.stderr
     after = target(root, "current")
     assert after != before and target(root, "previous") == before
+    # The root that checked it is pinned in the install directory, root's own.
+    pinned = (root / "release-root.json").read_bytes()
+    assert pinned == (tmp_path / "key" / "root.json").read_bytes()
     complete = (root / "versions" / after / "COMPLETE").read_text(encoding="utf-8")
     assert f"version {signed.manifest.release}\n" in complete
     assert (root.parent / "stub" / "log").read_text(encoding="utf-8") == (

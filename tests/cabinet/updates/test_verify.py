@@ -16,7 +16,7 @@ import pytest
 from cabinet.commands.cli import main
 from cabinet.storage.setting_table import UNSIGNED_UPDATES
 from cabinet.storage.store import CabinetStore
-from fleet.release_keys import ReleaseKey, make_release_key
+from fleet.release_keys import ReleaseKey, make_release_key, root_bytes
 from tests.cabinet.updates.releases import PASSPHRASE, ROUTE, Cabinet, make_key, now, sign, wheels
 
 
@@ -192,3 +192,34 @@ def test_the_command_is_listed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["release", "--help"])
     assert "verify" in capsys.readouterr().out
+
+
+def test_the_updater_pins_the_root_and_refuses_one_changed_in_the_database(
+    route: Route, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cabinet's user can write its database (the join's root among it): the updater,
+    root, checks against its own copy, made at the first signed update verified."""
+    route.sign("0.2.0")
+    pin, trusted = route.tmp / "opt" / "release-root.json", route.tmp / "opt" / "trusted"
+
+    def verify(out: str) -> tuple[int, str]:
+        capsys.readouterr()
+        status = main(["release", "verify", str(route.repo), "--out", str(route.tmp / out),
+                       "--data-dir", str(route.cabinet.data), "--running", "0.1.0",
+                       "--pin", str(pin), "--trusted", str(trusted)])  # fmt: skip
+        return status, capsys.readouterr().err.strip().splitlines()[-1]
+
+    status, _ = verify("out-a")
+    assert status == 0 and pin.read_bytes() == root_bytes(route.key.root)
+    assert (trusted / "timestamp.json").exists()  # root's metadata, not the data folder's
+    # Someone with the cabinet's user puts another route's root in its database.
+    stranger = make_release_key(route.tmp / "stranger", ROUTE, PASSPHRASE, now())
+    Cabinet.joined(route.cabinet.data, stranger)
+    sign(stranger, route.tmp, "0.3.0", route.tmp / "stranger-repo")
+    route.repo = route.tmp / "stranger-repo"
+    status, line = verify("out-b")
+    assert status == 1 and "is not the one pinned in" in line
+    assert not (route.tmp / "out-b").exists()
+    pin.unlink()  # the operator, as root, after joining the cabinet to that route
+    status, _ = verify("out-c")
+    assert status == 0 and pin.read_bytes() == root_bytes(stranger.root)

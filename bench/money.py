@@ -46,7 +46,7 @@ from cabinet.inputs.edge_queue import EdgeQueue
 from cabinet.inputs.mock import MockInput
 from cabinet.money.coins import Coin
 from cabinet.money.keeper import MoneyKeeper
-from cabinet.storage.setting_table import FREE_PLAY, MAX_CREDITS
+from cabinet.storage.pricing_settings import FREE_PLAY, MAX_CREDITS
 from cabinet.storage.store import CabinetStore
 from game.units import MS
 

@@ -37,7 +37,7 @@ from cabinet.service.bookkeeping import AuditGroupPage
 from cabinet.service.money_pages import PricingPage
 from cabinet.shared.phase import Phase
 from cabinet.storage.audits import AuditGroup
-from cabinet.storage.setting_table import FREE_PLAY, UNITS_PER_CREDIT
+from cabinet.storage.pricing_settings import FREE_PLAY, UNITS_PER_CREDIT
 from cabinet.storage.store import CabinetStore
 from cabinet.table.autoplay import AutoPlayers
 from game.edges import Button

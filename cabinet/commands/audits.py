@@ -19,8 +19,9 @@ from cabinet.service.format import when
 from cabinet.storage.audits import AuditGroup, Audits, flat_counts
 from cabinet.storage.database import Access
 from cabinet.storage.paths import add_data_dir_option, data_dir
+from cabinet.storage.pricing_settings import CURRENCY
 from cabinet.storage.problems import StorageError
-from cabinet.storage.setting_table import CURRENCY, LANGUAGE
+from cabinet.storage.setting_table import LANGUAGE
 from cabinet.storage.store import CabinetStore
 
 

@@ -148,8 +148,8 @@ def check_money(path: str | Path | None) -> Finding:
     from cabinet.money.keeper import settings_pricing, stored_ledger
     from cabinet.money.pricing import money_text
     from cabinet.storage.database import Access
+    from cabinet.storage.pricing_settings import CURRENCY
     from cabinet.storage.problems import StorageError
-    from cabinet.storage.setting_table import CURRENCY
     from cabinet.storage.store import CabinetStore
 
     try:

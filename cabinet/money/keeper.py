@@ -36,8 +36,7 @@ from cabinet.money.outputs import CoinLines, NoLines
 from cabinet.money.pricing import PricePer, Pricing, credits_text
 from cabinet.money.shown import CreditsShown
 from cabinet.storage.audits import MoneyCounts
-from cabinet.storage.problems import ProblemKind, StorageError, StorageProblem
-from cabinet.storage.setting_table import (
+from cabinet.storage.pricing_settings import (
     BONUS_CREDITS,
     BONUS_UNITS,
     COIN1_CENTS,
@@ -56,6 +55,7 @@ from cabinet.storage.setting_table import (
     PRICE_PER,
     UNITS_PER_CREDIT,
 )
+from cabinet.storage.problems import ProblemKind, StorageError, StorageProblem
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
 

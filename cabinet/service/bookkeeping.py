@@ -21,7 +21,7 @@ from cabinet.storage.audits import (
     PlayCounts,
     PowerCounts,
 )
-from cabinet.storage.setting_table import CURRENCY
+from cabinet.storage.pricing_settings import CURRENCY
 
 
 class BookkeepingPage(ListPage):

@@ -21,7 +21,8 @@ from cabinet.service.format import control_label
 from cabinet.service.keys import MenuKey, pin_digit
 from cabinet.service.kit import ConfirmPage, Item, ListPage, Menu, Page
 from cabinet.service.screen import MenuScreen, Row, Tone
-from cabinet.storage.setting_table import CURRENCY, in_group
+from cabinet.storage.pricing_settings import CURRENCY
+from cabinet.storage.setting_table import in_group
 from cabinet.storage.setting_types import (
     AUTO,
     KeyMapOverrides,

@@ -17,7 +17,8 @@ from cabinet.inputs.controls import COIN1
 from cabinet.inputs.debounce import OperatorEdge
 from cabinet.money.keeper import MoneyKeeper
 from cabinet.storage.paths import database_path
-from cabinet.storage.setting_table import FREE_PLAY, LANGUAGE
+from cabinet.storage.pricing_settings import FREE_PLAY
+from cabinet.storage.setting_table import LANGUAGE
 from cabinet.storage.store import CabinetStore
 from tests.cabinet.storage.conftest import cpu_game
 

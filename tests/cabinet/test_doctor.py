@@ -90,7 +90,7 @@ def test_doctor_reads_the_money_and_warns_of_coin_errors(tmp_path: Path) -> None
     from cabinet.inputs.controls import COIN1
     from cabinet.inputs.debounce import OperatorEdge
     from cabinet.money.keeper import MoneyKeeper
-    from cabinet.storage.setting_table import FREE_PLAY
+    from cabinet.storage.pricing_settings import FREE_PLAY
     from cabinet.storage.store import CabinetStore
 
     assert check_money(tmp_path).detail == "no database yet: free play"

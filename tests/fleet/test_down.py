@@ -18,13 +18,8 @@ from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 from cabinet.link import membership
 from cabinet.link.sender import Sender
 from cabinet.storage import fleet_documents, outbox, settings_documents
-from cabinet.storage.setting_table import (
-    BY_NAME,
-    MAX_CREDITS,
-    MISSING_SWITCH_GAMES,
-    REMOTE_SETTINGS,
-    SETTINGS,
-)
+from cabinet.storage.pricing_settings import MAX_CREDITS
+from cabinet.storage.setting_table import BY_NAME, MISSING_SWITCH_GAMES, REMOTE_SETTINGS, SETTINGS
 from cabinet.storage.settings_documents import Decided
 from cabinet.storage.settings_file import SettingsFileError, read_text
 from cabinet.storage.store import CabinetStore

@@ -21,7 +21,8 @@ import pytest
 from cabinet.halloffame.board import Category
 from cabinet.link.sender import Sender
 from cabinet.storage import fleet_documents
-from cabinet.storage.setting_table import MAX_CREDITS, MISSING_SWITCH_GAMES, REMOTE_SETTINGS, VOLUME
+from cabinet.storage.pricing_settings import MAX_CREDITS
+from cabinet.storage.setting_table import MISSING_SWITCH_GAMES, REMOTE_SETTINGS, VOLUME
 from cabinet.storage.store import CabinetStore
 from fleet import cli, documents
 from game.edges import Button

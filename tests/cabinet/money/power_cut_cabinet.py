@@ -56,15 +56,14 @@ from cabinet.money.keeper import MoneyKeeper, MoneyStep
 from cabinet.money.ledger import Ledger
 from cabinet.money.outputs import GpioCoinLines
 from cabinet.sound import SoundBoard
-from cabinet.storage.setting_table import (
+from cabinet.storage.pricing_settings import (
     BONUS_CREDITS,
     BONUS_UNITS,
     COIN2_UNITS,
     FREE_PLAY,
-    IDLE_TIMEOUT_S,
-    JOIN_CPU_WAIT_S,
     MAX_CREDITS,
 )
+from cabinet.storage.setting_table import IDLE_TIMEOUT_S, JOIN_CPU_WAIT_S
 from cabinet.storage.store import CabinetStore
 from cabinet.table.autoplay import AutoPlayers
 from game.edges import Button

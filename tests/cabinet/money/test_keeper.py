@@ -21,8 +21,7 @@ from cabinet.money.outputs import NoLines
 from cabinet.storage.audits import MoneyCounts
 from cabinet.storage.database import Database
 from cabinet.storage.paths import database_path
-from cabinet.storage.problems import StorageError
-from cabinet.storage.setting_table import (
+from cabinet.storage.pricing_settings import (
     BONUS_CREDITS,
     BONUS_UNITS,
     COIN2_UNITS,
@@ -30,6 +29,7 @@ from cabinet.storage.setting_table import (
     MAX_CREDITS,
     UNITS_PER_CREDIT,
 )
+from cabinet.storage.problems import StorageError
 from cabinet.storage.store import CabinetStore
 from game.units import MS
 

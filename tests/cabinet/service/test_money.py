@@ -14,7 +14,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from cabinet.inputs.controls import COIN1
 from cabinet.money.outputs import GpioCoinLines
 from cabinet.shared.phase import Phase
-from cabinet.storage.setting_table import FREE_PLAY, MAX_CREDITS, UNITS_PER_CREDIT
+from cabinet.storage.pricing_settings import FREE_PLAY, MAX_CREDITS, UNITS_PER_CREDIT
 from cabinet.storage.store import CabinetStore
 from game.edges import Button
 from game.units import MS

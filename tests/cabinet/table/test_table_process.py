@@ -255,7 +255,7 @@ def test_a_coin_through_the_table_process_is_credited_and_kept(
     kernel would) reaches the display's money keeper, which commits it: the credit is in
     the books after the cabinet stops."""
     from cabinet.inputs.controls import COIN1
-    from cabinet.storage.setting_table import FREE_PLAY
+    from cabinet.storage.pricing_settings import FREE_PLAY
 
     data, sock = cabinet_dirs
     store = CabinetStore.open(data)

@@ -85,12 +85,11 @@ def _served(work: Path, cleanup: contextlib.ExitStack) -> tuple[str, Path]:
 
 
 class Fetching:
-    """``release fetch`` at nice 19, started again as each one ends; their CPU summed."""
+    """``release fetch`` at nice 19, started again as each one ends; their wall time summed."""
 
     def __init__(self, url: str, data: Path, rate_kbps: int) -> None:
         self.url, self.data, self.rate_kbps = url, data, rate_kbps
         self.process: subprocess.Popen[bytes] | None = None
-        self.cpu_s = 0.0
         self.wall_s = 0.0
         self.runs = 0
         self._started = 0.0
@@ -111,7 +110,8 @@ class Fetching:
 
     def _ended(self) -> None:
         assert self.process is not None
-        # The child's CPU, once reaped (RUSAGE_CHILDREN would mix in the server's start).
+        # Its CPU is counted by run(), from RUSAGE_CHILDREN around the phase: only reaped
+        # children count there, and the release server is reaped only after it.
         self.wall_s += time.monotonic() - self._started
         self.runs += 1 if self.process.returncode == 0 else 0
 

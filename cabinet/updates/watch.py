@@ -9,7 +9,9 @@
    for the install (``spit-cabinet-install.path``, as root): *installing*;
 4. the new version, started, reports *installed*; the old one, started again after the
    boot check rolled the new one back, reports *rolled_back* with the rollback log's
-   reason; an install the updater refused reports *refused* with its last line.
+   reason; an install the updater refused reports *refused* with its last line. An install
+   the power cut off (started in an earlier boot, no result) is asked for again, *waiting*
+   for the next safe moment: the old version runs, and the staged release is still whole.
 
 Each step is an ``update`` event in the transaction that records it.
 """
@@ -39,6 +41,9 @@ STAGED = RELEASES / "staged"
 REQUEST = RELEASES / "install-request"
 """Written by the cabinet, taken by spit-cabinet-install.service (root)."""
 RESULT = RELEASES / "install-result"
+INSTALL_STARTED = RELEASES / "install-started"
+"""The boot id the install service started in, written before it takes the request."""
+BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 INSTALL_LOG = RELEASES / "install.log"
 FETCH_LOG = RELEASES / "fetch.log"
 TRY_AGAIN = 3
@@ -70,6 +75,11 @@ def spawn_fetch(url: str, data: Path, have: Path) -> Fetch:
         )  # fmt: skip
 
 
+def boot_id() -> str:
+    """This boot's id: an install started under another one was cut off by the boot."""
+    return BOOT_ID.read_text(encoding="ascii").strip()
+
+
 def request_install(data: Path) -> None:
     """Ask root to install the staged release (a file the path unit watches)."""
     (data / RESULT).unlink(missing_ok=True)
@@ -99,6 +109,7 @@ class UpdateWatch:
         spawn: Callable[[str, Path, Path], Fetch] = spawn_fetch,
         install: Callable[[Path], None] = request_install,
         clock: Callable[[], float] = time.monotonic,
+        boot: Callable[[], str] = boot_id,
     ) -> None:
         self.store = store
         self.data = data
@@ -109,6 +120,7 @@ class UpdateWatch:
         self.install = install
         self.fetch: Fetch | None = None
         self.clock = clock
+        self.boot = boot
         self.retry_at = 0.0
         """When a download the line cut off is tried again."""
 
@@ -169,7 +181,7 @@ class UpdateWatch:
         if not self.safe():
             return
         rollbacks = len(self._rollbacks())
-        self._advance(replace(now, state="installing", rollbacks=rollbacks))
+        self._advance(replace(now, state="installing", reason="", rollbacks=rollbacks))
         self.install(self.data)
 
     def _installing(self, now: UpdateState, url: str) -> None:
@@ -182,3 +194,19 @@ class UpdateWatch:
         elif (self.data / RESULT).exists() and last_line(self.data / RESULT) not in ("", "0"):
             reason = last_line(self.data / INSTALL_LOG).removeprefix("error: ")
             self._advance(replace(now, state="refused", reason=reason or "the install failed"))
+        elif self._cut_off():
+            log.warning("update: the install of %s was cut off (the power?): asked for again",
+                        now.release)  # fmt: skip
+            self._advance(replace(now, state="waiting", reason="the install was cut off"))
+
+    def _cut_off(self) -> bool:
+        """No request waiting, no result, and no install started in this boot: the one
+        asked for was cut off by a power cut or a reboot (or, cut between the step and the
+        request, never asked for)."""
+        if (self.data / REQUEST).exists() or (self.data / RESULT).exists():
+            return False
+        try:
+            started = (self.data / INSTALL_STARTED).read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            return True
+        return started != self.boot()

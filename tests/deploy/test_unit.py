@@ -213,3 +213,30 @@ def test_systemd_analyze_verifies_the_install_units(tmp_path: Path) -> None:
         line for line in (done.stdout + done.stderr).splitlines() if "spit-cabinet-install" in line
     ]
     assert done.returncode == 0 and ours == [], done.stdout + done.stderr
+
+
+def test_the_install_service_writes_its_boot_before_it_takes_the_request(
+    tmp_path: Path,
+) -> None:
+    """Its first steps, run as written (rendered for another data directory): this boot's
+    id kept, then the request and the last result taken. The cabinet asks again for an
+    install started in another boot with no result (cabinet/updates/watch.py)."""
+    import shlex
+
+    from tests.deploy.conftest import DEPLOY, INSTALL, bash
+
+    install_dir, data_dir = tmp_path / "opt", tmp_path / "data"
+    releases = data_dir / "releases"
+    releases.mkdir(parents=True)
+    (releases / "install-request").write_text(f"{releases / 'staged'}\n")
+    (releases / "install-result").write_text("1\n")
+    done = bash(INSTALL, 'render_unit "$@"', str(DEPLOY / "spit-cabinet-install.service"),
+                str(install_dir), str(data_dir), "spit")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    steps = values(parse_unit(done.stdout), "Service", "ExecStartPre")
+    assert len(steps) == 2 and "install-started" in steps[0]
+    for step in steps:
+        assert run(shlex.split(step)).returncode == 0
+    boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    assert (releases / "install-started").read_text().strip() == boot
+    assert sorted(p.name for p in releases.iterdir()) == ["install-started"]

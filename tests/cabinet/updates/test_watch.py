@@ -17,10 +17,13 @@ from cabinet.storage.store import CabinetStore
 from cabinet.updates.watch import (
     FETCH_LOG,
     INSTALL_LOG,
+    INSTALL_STARTED,
+    REQUEST,
     RESULT,
     RETRY_S,
     TRY_AGAIN,
     UpdateWatch,
+    request_install,
 )
 from fleet.join_file import Join
 from fleet.wire_down import ReleaseOffer
@@ -50,6 +53,8 @@ class Cabinet:
     safe: bool = False
     downloads: list[Download] = field(default_factory=list)
     installs: int = 0
+    boot: str = "boot-1"
+    """This boot's id, as the kernel gives it."""
 
     def watch(self, running: str = "0.1.0") -> UpdateWatch:
         def spawn(url: str, data: Path, have: Path) -> Download:
@@ -59,9 +64,20 @@ class Cabinet:
 
         def install(data: Path) -> None:
             self.installs += 1
+            request_install(data)  # the real request, which the path unit would see
 
         return UpdateWatch(self.store, self.data, self.install_dir, running,
-                           lambda: self.safe, spawn, install)  # fmt: skip
+                           lambda: self.safe, spawn, install, boot=lambda: self.boot)  # fmt: skip
+
+    def service_starts(self) -> None:
+        """spit-cabinet-install.service's first steps (deploy/): the boot it starts in
+        written, the request taken."""
+        (self.data / INSTALL_STARTED).write_text(self.boot + "\n")
+        (self.data / REQUEST).unlink()
+
+    def power_cut(self) -> None:
+        """The power goes and comes back: a new boot, whatever ran is gone."""
+        self.boot = f"boot-{int(self.boot.removeprefix('boot-')) + 1}"
 
     def offer(self, offered: ReleaseOffer | None = OFFER) -> None:
         with self.store.db.transaction() as conn:
@@ -203,3 +219,42 @@ def test_a_download_the_line_cut_off_is_tried_again_later_not_refused(cabinet: C
     cabinet.downloads[1].status = 0
     watch.look()
     assert [s for s, _ in cabinet.reported()] == ["offered", "downloading", "verified", "waiting"]
+
+
+def test_an_install_the_power_cut_off_is_asked_for_again(cabinet: Cabinet) -> None:
+    installing(cabinet)
+    cabinet.service_starts()
+    cabinet.power_cut()
+    watch = cabinet.watch(running="0.1.0")  # the old version: the switch never came
+    watch.look()
+    assert cabinet.reported()[-1] == ("waiting", "the install was cut off")
+    watch.look()  # the staged release waits for the next safe moment, as before
+    assert cabinet.installs == 2 and cabinet.reported()[-1] == ("installing", "")
+    assert (cabinet.data / REQUEST).exists()
+
+
+def test_an_install_cut_off_before_it_was_asked_for_is_asked_for_again(
+    cabinet: Cabinet,
+) -> None:
+    installing(cabinet)
+    (cabinet.data / REQUEST).unlink()  # the step was recorded, the request never written
+    cabinet.power_cut()
+    cabinet.watch().look()
+    assert cabinet.reported()[-1] == ("waiting", "the install was cut off")
+
+
+@pytest.mark.parametrize("service_started", [False, True])
+def test_an_install_asked_for_or_running_in_this_boot_is_left_to_finish(
+    cabinet: Cabinet, service_started: bool
+) -> None:
+    """A request the path unit has not taken yet (it will, at boot), or an install the
+    service runs in this very boot (the cabinet was restarted meanwhile): no second ask."""
+    installing(cabinet)
+    if service_started:
+        cabinet.service_starts()
+    else:
+        cabinet.power_cut()
+    watch = cabinet.watch()
+    watch.look()
+    watch.look()
+    assert cabinet.installs == 1 and cabinet.reported()[-1] == ("installing", "")

@@ -166,7 +166,7 @@ def _revoke(args: argparse.Namespace) -> int:
 def _ingest(args: argparse.Namespace) -> int:
     from fleet.ingest import Ingest
 
-    ingest = Ingest(args.dir)
+    ingest = Ingest(args.dir, host=args.broker_host)
 
     def stop(signum: int, frame: FrameType | None) -> None:
         ingest.stop()
@@ -218,6 +218,11 @@ def build_parser() -> argparse.ArgumentParser:
     revoke.set_defaults(func=_revoke)
 
     ingest = command("ingest", "store what the cabinets send (runs until stopped)")
+    ingest.add_argument(
+        "--broker-host",
+        help="the name ingest reaches the broker by, one of init's --host names "
+        "(default: the first)",
+    )
     ingest.set_defaults(func=_ingest)
     web_commands.register(sub)
     route_commands.register(command)

@@ -100,8 +100,12 @@ install -D -m 0644 "$files/spit-cabinet-card.conf" \
   "$root/etc/systemd/system/spit-cabinet.service.d/card.conf"
 install -m 0644 "$files/fstab" "$root/etc/fstab"
 install -D -m 0644 "$files/journald.conf" "$root/etc/systemd/journald.conf.d/spit-cabinet.conf"
+# The network (a fleet's link, its releases): the wired port by DHCP, names through
+# systemd-resolved's stub (the root file system's build left no resolv.conf), the time by NTP.
+install -m 0644 "$files/20-wired.network" "$root/etc/systemd/network/"
+ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-nodata.service \
-  >/dev/null 2>&1
+  systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1
 # Not needed on a cabinet, or not on a read-only root: masked so they never start.
 # getty-static: logins on tty2-tty6 when there is no logind (there is none): a cabinet has
 # no console logins.

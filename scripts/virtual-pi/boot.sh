@@ -65,10 +65,9 @@ args=(
   -device bochs-display,romfile= -display none -vnc "unix:$run/vnc.sock"
   # USB: the light board's serial adapter (host pty) and, when given, a stick.
   -device qemu-xhci -device usb-serial,chardev=led -chardev "serial,id=led,path=$led"
-  # The agent's channel. No network: everything the guest installs comes on the stick.
+  # The agent's channel.
   -device virtio-serial-pci -device virtserialport,chardev=agent,name=agent
   -chardev "socket,id=agent,path=$run/agent.sock,server=on,wait=off"
-  -nic none
   -serial "file:$run/console.log"
   -monitor "unix:$run/monitor.sock,server=on,wait=off"
   -pidfile "$run/qemu.pid" -daemonize
@@ -76,6 +75,20 @@ args=(
 if [[ -n $card ]]; then
   # shellcheck disable=SC2054
   args+=(-drive "file=$run/kit.img,if=virtio,format=raw,readonly=on")
+fi
+# The network: none, but for a route on the host (route.py writes RUN/route/ports: the
+# fleet's address in the guest, its broker's and its release server's ports). The guest
+# then has an Ethernet port (DHCP from QEMU) that reaches those two ports of the host's
+# loopback (each connection through a socat of its own) and nothing else (restrict=on).
+if [[ -f $run/route/ports ]]; then
+  read -r fleet_host broker_port release_port <"$run/route/ports"
+  nic=user,model=virtio-net-pci,restrict=on
+  for port in "$broker_port" "$release_port"; do
+    nic+=",guestfwd=tcp:$fleet_host:$port-cmd:socat - TCP:127.0.0.1:$port"
+  done
+  args+=(-nic "$nic")
+else
+  args+=(-nic none)
 fi
 if [[ -n $stick ]]; then
   # shellcheck disable=SC2054

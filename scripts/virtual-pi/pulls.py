@@ -3,7 +3,8 @@ every boot after one must reach attract with nothing committed lost.
 
     python pulls.py first-boot RUN --seed S --count N -- BOOT_COMMAND...
     python pulls.py attract RUN --seed S --count N --first K
-    python pulls.py update RUN --seed S --count N --first K --versions OLD NEW
+    python pulls.py release RUN --seed S --count N --first K --running VERSION \
+        --releases WHEELS...
 
 A pull is QEMU's ``system_reset``: the guest loses all it held in memory (the page cache,
 the journal, the overlay over the root) at once, as on a power cut; what it had handed to
@@ -16,8 +17,11 @@ the card is kept (docs/virtual-pi.md says what that does not model). The moments
 - ``attract``: in attract, with coins going in on the simulated coin line (the books read
   just before the pull: those coins are committed and must still be there after it), or
   while the card is booting again after the last pull.
-- ``update``: while ``spit-cabinet-update`` installs the next version from the stick; the
-  card must come back on the old version or the new one, never neither.
+- ``release``: while the card downloads, or installs, a signed release the route on the
+  host (route.py) rolled out to it, turn about; each pull's release is the next of
+  ``--releases`` (folders of wheels, each a version on). The card must come back on the
+  old version or the new one, report the one it runs to the fleet, and then finish the
+  install by itself (the download resumed, or the install asked for again).
 
 After each pull the guest must boot to attract (the cabinet's unit active and its first
 frame drawn), its data partition mounted, its database whole, and every game and coin
@@ -58,12 +62,17 @@ REBOOT_S = (1.0, 45.0)
 """A pull during a later boot: this long after the power comes back."""
 COINS_S = (0.3, 6.0)
 """A pull in attract: this long after the coins start going in."""
-UPDATE_S = (2.0, 240.0)
-"""A pull during an update: this long after it starts. The update takes 150-250 s here
-and switches versions near its end: run 3's three pulls (at 131, 14 and 6 s) all came
-before the switch, so the span reaches past it."""
-
-
+DOWNLOAD_S = (0.5, 8.0)
+"""A pull during a release's download: this long after the download's process is seen
+(it runs 15-40 s under emulation: Python, the metadata, one wheel)."""
+INSTALL_S = (1.0, 180.0)
+"""A pull during a release's install: this long after the install's service is seen
+running (the install takes 150-250 s here, and switches versions near its end)."""
+REPORT_S = 300.0
+"""Longest the card may take after attract to report the version it runs to the fleet."""
+FINISH_S = 1200.0
+"""Longest the card may take to finish the release after the pull (a boot, the rest of the
+download, the install, the new version's start)."""
 ESCAPES = re.compile(r"\x1b(\[[0-9;?!]*[A-Za-z]|\][^\x07]*\x07)")
 """A terminal's control sequences, as the console log holds them."""
 
@@ -83,6 +92,8 @@ class Pull:
     """In attract: how long after the coins started the pull came (the moment, then the
     books' read)."""
     version: str = ""
+    release: dict[str, Any] = field(default_factory=dict)
+    """A release pull: the card's part of the rollout as the fleet saw it."""
     checks: dict[str, bool] = field(default_factory=dict)
     error: str = ""
 
@@ -296,42 +307,75 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
     return ok
 
 
-def update(args: argparse.Namespace, rng: random.Random) -> bool:
-    """Pulls while an update installs the next version from the stick."""
+PHASES = {
+    "download": ("pgrep -f 'cabinet release fetch' >/dev/null", DOWNLOAD_S),
+    "install": ("systemctl is-active -q spit-cabinet-install.service || "
+                "[ \"$(systemctl is-active spit-cabinet-install.service)\" = activating ]",
+                INSTALL_S),
+}  # fmt: skip
+"""Each phase of a release: how the guest shows it under way, and the pull's span in it."""
+
+
+def await_phase(card: Card, phase: str, timeout_s: float = 600) -> float:
+    """Wait until the card is in ``phase`` of a release; seconds waited."""
+    started = time.monotonic()
+    check, _ = PHASES[phase]
+    while time.monotonic() - started < timeout_s:
+        status, _ = card.ask(check, timeout_s=60)
+        if status == 0:
+            return time.monotonic() - started
+        time.sleep(0.5)
+    raise TimeoutError(f"the card did not start the release's {phase} in {timeout_s} s")
+
+
+def release(args: argparse.Namespace, rng: random.Random) -> bool:
+    """Pulls while the card downloads or installs a release the route rolled out."""
+    import route  # the route's parts: PostgreSQL's client, the fleet
+
     card = Card(args.run)
     card.console_at = card.console.stat().st_size
-    old, new = args.versions
+    old = args.running
     ok = True
     for i in range(args.count):
-        at = round(rng.uniform(*UPDATE_S), 1)
+        phase = ("download", "install")[i % 2]
+        at = round(rng.uniform(*PHASES[phase][1]), 1)
+        wheels = args.releases[i]
 
-        def body(pull: Pull, at: float = at) -> None:
+        def body(pull: Pull, phase: str = phase, at: float = at, wheels: Path = wheels) -> None:
+            nonlocal old
             card.attract(time.monotonic())
             pull.books_before = card.books()
-            card.ask(
-                "mkdir -p /media/usb; for _ in $(seq 90); do [ -e /dev/disk/by-label/STICK ] "
-                "&& break; sleep 1; done; mountpoint -q /media/usb || "
-                "mount -o ro LABEL=STICK /media/usb; "
-                "setsid -f spit-cabinet-update --from /media/usb/wheels-next "
-                f">/run/update.log {DETACHED.removeprefix('>/dev/null ')}"
-            )
+            new = route.sign(args.run, wheels, Path(route.ready(args.run)["fleet"]))
+            rollout = route.start_rollout(args.run, new)
+            await_phase(card, phase)
             time.sleep(at)
-            pull.during = card.pull()
+            pull.during = f"{phase}: {card.pull()}"
             after_pull(card, pull, time.monotonic(), pull.books_before)
             pull.checks["runs the old version or the new"] = pull.version in (old, new)
+            reported = time.monotonic() + REPORT_S
+            while route.presence(args.run) != pull.version and time.monotonic() < reported:
+                time.sleep(2)
+            pull.checks["reports the version it runs"] = route.presence(args.run) == pull.version
+            done = route.finish(args.run, rollout, FINISH_S)
+            pull.release = done
+            pull.checks["finishes the release by itself"] = done["state"] == "installed"
+            pull.checks["runs the release after it"] = card.books("look").get("version") == new
+            old = new
 
-        ok &= guarded(args.run, args.first + i, "update", at, body)
+        ok &= guarded(args.run, args.first + i, f"release {phase}", at, body)
     return ok
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("kind", choices=["first-boot", "attract", "update"])
+    parser.add_argument("kind", choices=["first-boot", "attract", "release"])
     parser.add_argument("run", type=Path)
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--first", type=int, default=1, help="the first pull's number")
-    parser.add_argument("--versions", nargs=2, default=["", ""])
+    parser.add_argument("--running", default="", help="release: the version the card runs")
+    parser.add_argument("--releases", nargs="*", type=Path, default=[],
+                        help="release: a pull's folder of wheels, a version on each")  # fmt: skip
     argv = sys.argv[1:]
     # After "--": the command that boots a card (first-boot).
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -339,7 +383,7 @@ def main() -> int:
     args.boot = argv[cut + 1 :]
     # Each kind draws from a stream of its own: changing one count moves no other moment.
     rng = random.Random(f"{args.seed}-{args.kind}")
-    kinds = {"first-boot": first_boot, "attract": attract, "update": update}
+    kinds = {"first-boot": first_boot, "attract": attract, "release": release}
     return 0 if kinds[args.kind](args, rng) else 1
 
 

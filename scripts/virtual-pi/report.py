@@ -94,7 +94,11 @@ def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
         ("update", check_update(versions)),
     )
     if (run / "card.img").exists():  # the flashed card (run.sh with VIRTUAL_PI_CARD)
-        parts += (("pulls", check_pulls(run)), ("boot", check_boot(run)))
+        parts += (
+            ("route", check_route(run)),
+            ("pulls", check_pulls(run)),
+            ("boot", check_boot(run)),
+        )
     for name, (figures, found) in parts:
         report[name] = figures
         checks.update(found)
@@ -226,6 +230,26 @@ def check_update(versions: list[str]) -> tuple[dict[str, Any], Checks]:
     }
 
 
+def check_route(run: Path) -> tuple[dict[str, Any], Checks]:
+    """The signed release the route on the host rolled out (route.py's rollout line): the
+    card installed it, reported its version to the fleet, and runs it."""
+    try:
+        rollout = json.loads((run / "route-rollout.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        rollout = {"error": f"no rollout's end from route.py: {exc}"}
+    runs_path = run / "route-runs.txt"
+    runs = runs_path.read_text(encoding="utf-8").strip() if runs_path.exists() else ""
+    release = rollout.get("release")
+    rollout["runs"] = runs
+    return rollout, {
+        "route: the release rolled out over the fleet was installed": rollout.get("state")
+        == "installed",
+        "route: the card reported the release's version to the fleet": release is not None
+        and rollout.get("reported_version") == release,
+        "route: the card runs the release": release is not None and runs == release,
+    }
+
+
 def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
     """The power pulls (pulls.py's pulls.jsonl): every boot after one reached attract
     with nothing committed lost; and the pulls did cut coins in flight."""
@@ -245,15 +269,19 @@ def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
         made = {
             "first boot": sum(p["kind"] == "first boot" for p in pulls),
             "attract": sum(p["kind"] in ("attract, coins going in", "booting") for p in pulls),
-            "update": sum(p["kind"] == "update" for p in pulls),
+            "release": sum(p["kind"].startswith("release ") for p in pulls),
         }
         checks[f"pulls: as many as asked for ({expected})"] = made == expected
     kinds = {p["kind"] for p in pulls}
-    checks["pulls: during first boots, in attract and during an update"] = {
+    checks["pulls: during first boots, in attract and during a release"] = {
         "first boot",
         "attract, coins going in",
-        "update",
-    } <= kinds
+    } <= kinds and any(kind.startswith("release ") for kind in kinds)
+    if sum(kind.startswith("release ") for kind in (p["kind"] for p in pulls)) >= 2:
+        checks["pulls: during a release's download and during its install"] = {
+            "release download",
+            "release install",
+        } <= kinds
     coins = [p["books_before"].get("coins1", 0) for p in pulls if p["kind"].startswith("attract")]
     checks["pulls: coins were committed before pulls"] = any(c > 0 for c in coins)
     figures = {

@@ -9,12 +9,14 @@
 #
 # With VIRTUAL_PI_CARD=IMAGE (the flashable image, .img or .img.xz, from scripts/image/
 # build.sh) the guest boots that card instead of installing: its first boot takes the run's
-# settings from the boot partition, as an operator's card would; then the same game,
-# fairness, reboot, update and rollback, and the power pulled at VIRTUAL_PI_PULLS seeded
-# moments (pulls.py: during first boots, in attract with coins going in, while booting,
-# during an update; default 20), each boot after one checked to reach attract with
-# nothing committed lost. VIRTUAL_PI_FAIRNESS=0 leaves the fairness test out (CI, after a
-# cold cache, for its time; the report says so).
+# settings and a fleet's join file from the boot partition, as an operator's card would
+# (the fleet: route.py, on the host); then the same game, fairness, reboot, update and
+# rollback, a signed release the fleet rolls out to the card, and the power pulled at
+# VIRTUAL_PI_PULLS seeded moments (pulls.py: during first boots, during a release's
+# download or install, in attract with coins going in, while booting; default 20), each
+# boot after one checked to reach attract with nothing committed lost.
+# VIRTUAL_PI_FAIRNESS=0 leaves the fairness test out (CI, after a cold cache, for its time;
+# the report says so).
 #
 #     sudo scripts/virtual-pi/run.sh [RUN_DIR]          (docs/virtual-pi.md)
 set -euo pipefail
@@ -43,8 +45,12 @@ stop_all() {
   if [[ -f $RUN/led.pid ]]; then
     kill "$(cat "$RUN/led.pid")" 2>/dev/null || true
   fi
+  if [[ -f $RUN/route.pid ]]; then # the route stops its broker, ingest and database
+    kill "$(cat "$RUN/route.pid")" 2>/dev/null || true
+    for _ in $(seq 60); do kill -0 "$(cat "$RUN/route.pid")" 2>/dev/null || break; sleep 0.5; done
+  fi
 }
-rm -f "$RUN/led.pid"
+rm -f "$RUN/led.pid" "$RUN/route.pid"
 trap stop_all EXIT
 run_start=$SECONDS
 : >"$RUN/timings.txt"
@@ -75,8 +81,43 @@ find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$stick/
 cp "$HERE/play.py" "$HERE/guest_presser.py" "$HERE/guest_jig.py" "$HERE/guest_fairness.sh" "$stick/virtual-pi/"
 "$PYTHON" "$HERE/play.py" settings >"$stick/virtual-pi/settings.toml"
 card=${VIRTUAL_PI_CARD:-}
+PULLS=${VIRTUAL_PI_PULLS:-20}
+# The pulls' seeded moments: a third of them or 3 during first boots, 3 during a release
+# (its download and its install, turn about), the rest in attract (and while booting again).
+first_pulls=$((PULLS >= 9 ? 3 : PULLS / 3)) release_pulls=$((PULLS >= 9 ? 3 : PULLS / 3))
+attract_pulls=$((PULLS - first_pulls - release_pulls))
 if [[ -n $card ]]; then
-  say "the card: $card, with the run's settings on its boot partition"
+  # The route's releases, each the cabinet's wheel a version on with the wheels it needs:
+  # the one rolled out, then one for each pull during a release.
+  route_version=$version.post2
+  release_wheels() { # VERSION: RUN/releases/VERSION
+    local dir=$RUN/releases/$1 src=$RUN/release-src
+    rm -rf "$dir" "$src"
+    mkdir -p "$dir"
+    cp -a "$next_src" "$src"
+    sed -i "s/^version = \"$next_version\"\$/version = \"$1\"/" "$src/pyproject.toml"
+    "$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$dir" "$src"
+    find "$stick/wheels" -name '*.whl' ! -name 'spit_cabinet-*' -exec cp -t "$dir" {} +
+    rm -rf "$src"
+  }
+  rm -rf "$RUN/releases"
+  release_wheels "$route_version"
+  pull_releases=()
+  for n in $(seq "$release_pulls"); do
+    release_wheels "$version.post$((2 + n))"
+    pull_releases+=("$RUN/releases/$version.post$((2 + n))")
+  done
+  say "the route: a fleet on the host (PostgreSQL, Mosquitto, ingest, the release server)"
+  rm -rf "$RUN/route"
+  "$PYTHON" "$HERE/route.py" serve "$RUN" "$RUN/releases/$route_version" >"$RUN/route.log" 2>&1 &
+  echo $! >"$RUN/route.pid"
+  for _ in $(seq 180); do
+    [[ -f $RUN/route/ready.json ]] || ! kill -0 "$(cat "$RUN/route.pid")" 2>/dev/null && break
+    sleep 1
+  done
+  [[ -f $RUN/route/ready.json ]] || fail "the route did not start: $(tail -n 20 "$RUN/route.log")"
+
+  say "the card: $card, with the run's settings and the route's join file on its boot partition"
   # The test kit, on a virtio disk of its own (found at once; a USB stick takes half a
   # minute under emulation), started from the kernel's command line (boot.sh): the agent,
   # the GPIO simulator, its module and a Pi 4B's cpuinfo taken from the virtual Pi's image
@@ -98,6 +139,7 @@ if [[ -n $card ]]; then
     *) cp --sparse=always "$card" "$RUN/card.img" ;;
   esac
   mcopy -o -i "$RUN/card.img@@4M" "$stick/virtual-pi/settings.toml" ::spit-cabinet/settings.toml
+  mcopy -o -i "$RUN/card.img@@4M" "$RUN/route/fleet-join.json" ::spit-cabinet/fleet-join.json
   export VIRTUAL_PI_CARD=$RUN/card.img
 fi
 rm -f "$RUN/stick.img"
@@ -111,16 +153,11 @@ for _ in $(seq 100); do [[ -e $RUN/led ]] && break; sleep 0.1; done
 [[ -e $RUN/led ]] || fail "the firmware simulator did not start: $(cat "$RUN/led.log")"
 
 boot=("$HERE/boot.sh" "$image" "$RUN" "$(readlink -f "$RUN/led")" "$RUN/stick.img")
-PULLS=${VIRTUAL_PI_PULLS:-20}
-# The pulls' seeded moments: a third of them or 3 during first boots, 3 during an update,
-# the rest in attract (and while booting again).
-first_pulls=$((PULLS >= 9 ? 3 : PULLS / 3)) update_pulls=$((PULLS >= 9 ? 3 : PULLS / 3))
-attract_pulls=$((PULLS - first_pulls - update_pulls))
 pulls() { "$PYTHON" "$HERE/pulls.py" --seed "${VIRTUAL_PI_SEED:-33}" "$@"; }
 rm -f "$RUN/pulls.jsonl"
 if [[ -n $card ]]; then # report.py checks that every pull asked for was made
-  printf '{"first boot": %d, "attract": %d, "update": %d}\n' \
-    "$first_pulls" "$attract_pulls" "$update_pulls" >"$RUN/pulls-expected.json"
+  printf '{"first boot": %d, "attract": %d, "release": %d}\n' \
+    "$first_pulls" "$attract_pulls" "$release_pulls" >"$RUN/pulls-expected.json"
 fi
 say "boot"
 start=$SECONDS
@@ -329,13 +366,25 @@ agent "spit-cabinet-update --rollback" --timeout 600 >"$RUN/rollback.log" ||
 rolled_back=$(runs)
 took rollback $((SECONDS - start))
 
+rm -f "$RUN/route-rollout.json" "$RUN/route-runs.txt"
 if [[ -n $card ]]; then
-  say "power pulled: $attract_pulls times in attract or booting, $update_pulls during an update"
+  say "a signed release over the route: the fleet on the host rolls $route_version out"
+  # The card downloads it over HTTPS from the fleet's release server, checks it against the
+  # root its join file brought, and installs it at a safe moment (attract, no credits).
   start=$SECONDS
-  pulls attract "$RUN" --count "$attract_pulls" --first $((first_pulls + 1)) ||
+  "$PYTHON" "$HERE/route.py" rollout "$RUN" "$route_version" --timeout 1200 >"$RUN/route-rollout.json" ||
+    say "the route's release did not install: $(cat "$RUN/route-rollout.json")"
+  runs >"$RUN/route-runs.txt"
+  took route_release $((SECONDS - start))
+
+  say "power pulled: $release_pulls during a release, then $attract_pulls in attract or booting"
+  start=$SECONDS
+  # Before the coins of the attract pulls: a cabinet with credits is never at a safe moment.
+  pulls release "$RUN" --count "$release_pulls" --first $((first_pulls + 1)) \
+    --running "$(cat "$RUN/route-runs.txt")" --releases "${pull_releases[@]}" ||
+    say "a pull during a release failed (report.py says which)"
+  pulls attract "$RUN" --count "$attract_pulls" --first $((first_pulls + release_pulls + 1)) ||
     say "a pull in attract failed (report.py says which)"
-  pulls update "$RUN" --count "$update_pulls" --first $((first_pulls + attract_pulls + 1)) \
-    --versions "$version" "$next_version" || say "a pull during an update failed"
   took pulls $((SECONDS - start))
 fi
 

@@ -68,7 +68,8 @@ GOOD = [
     pull(1, "first boot", 0, 0),
     pull(2, "attract, coins going in", 4, 5, **{"no committed coin lost": True}),
     pull(3, "booting", 5, 5),
-    pull(4, "update", 5, 5, **{"runs the old version or the new": True}),
+    pull(4, "release download", 5, 5, **{"runs the old version or the new": True}),
+    pull(5, "release install", 5, 5, **{"reports the version it runs": True}),
 ]
 
 
@@ -80,7 +81,7 @@ def write(run: Path, pulls: list[dict[str, Any]]) -> Path:
 def test_good_pulls_pass(tmp_path: Path) -> None:
     figures, checks = report.check_pulls(write(tmp_path, GOOD))
     assert all(checks.values()), checks
-    assert figures["count"] == 4
+    assert figures["count"] == 5
     assert figures["moments"][0] == ["first boot", 1.5, GOOD[0]["during"]]
 
 
@@ -89,9 +90,25 @@ def test_good_pulls_pass(tmp_path: Path) -> None:
     [
         pytest.param([], "pulls: the power was pulled", id="none"),
         pytest.param(
-            [*GOOD[:3], pull(4, "update", 5, 5, **{"runs the old version or the new": False})],
-            "pull 4 (update): runs the old version or the new",
+            [
+                *GOOD[:3],
+                pull(4, "release download", 5, 5, **{"runs the old version or the new": False}),
+            ],
+            "pull 4 (release download): runs the old version or the new",
             id="neither-version",
+        ),
+        pytest.param(
+            [
+                *GOOD[:4],
+                pull(5, "release install", 5, 5, **{"finishes the release by itself": False}),
+            ],
+            "pull 5 (release install): finishes the release by itself",
+            id="release-not-finished",
+        ),
+        pytest.param(
+            [*GOOD[:3], GOOD[4], GOOD[4]],
+            "pulls: during a release's download and during its install",
+            id="no-download-pull",
         ),
         pytest.param(
             [GOOD[0], pull(2, "attract, coins going in", 4, 3, **{"boots to attract": False})],
@@ -99,12 +116,12 @@ def test_good_pulls_pass(tmp_path: Path) -> None:
             id="no-attract",
         ),
         pytest.param(
-            [g for g in GOOD if g["kind"] != "update"],
-            "pulls: during first boots, in attract and during an update",
-            id="no-update-pull",
+            [g for g in GOOD if not g["kind"].startswith("release")],
+            "pulls: during first boots, in attract and during a release",
+            id="no-release-pull",
         ),
         pytest.param(
-            [pull(1, "first boot", 0, 0), pull(2, "attract, coins going in", 0, 0), GOOD[3]],
+            [pull(1, "first boot", 0, 0), pull(2, "attract, coins going in", 0, 0), *GOOD[3:]],
             "pulls: coins were committed before pulls",
             id="no-coin-in-flight",
         ),
@@ -163,14 +180,14 @@ def test_a_fairness_test_left_out_is_said_and_one_missing_fails(tmp_path: Path) 
 
 def test_a_pull_missing_from_those_asked_for_fails(tmp_path: Path) -> None:
     (tmp_path / "pulls-expected.json").write_text(
-        json.dumps({"first boot": 1, "attract": 2, "update": 1})
+        json.dumps({"first boot": 1, "attract": 2, "release": 2})
     )
     _, checks = report.check_pulls(write(tmp_path, GOOD))
-    assert all(checks.values()), checks  # 1, 2 (coins and booting), 1: as asked
-    _, checks = report.check_pulls(write(tmp_path, GOOD[:3]))  # the update pull never made
+    assert all(checks.values()), checks  # 1, 2 (coins and booting), 2: as asked
+    _, checks = report.check_pulls(write(tmp_path, GOOD[:3]))  # the release pulls never made
     assert [name for name, ok in checks.items() if not ok] == [
-        "pulls: as many as asked for ({'first boot': 1, 'attract': 2, 'update': 1})",
-        "pulls: during first boots, in attract and during an update",
+        "pulls: as many as asked for ({'first boot': 1, 'attract': 2, 'release': 2})",
+        "pulls: during first boots, in attract and during a release",
     ]
 
 
@@ -214,3 +231,42 @@ def test_a_boot_that_never_reaches_attract_says_what_qemu_and_the_console_show(
     assert said.startswith(f"QEMU {os.getpid()} running; the monitor did not answer")
     assert "the last: ['[  3.1] EXT4-fs (vda3): recovery complete', '[  3.4] Hmm']" in said
     assert "before the pull" not in said
+
+
+ROLLED_OUT = {"rollout": 1, "state": "installed", "reason": "", "release": "0.1.0.post2",
+              "reported_version": "0.1.0.post2", "steps": ["offered", "installed"]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "runs", "failing"),
+    [
+        pytest.param({}, "0.1.0.post2", [], id="installed"),
+        pytest.param(
+            {"state": "rolled_back", "reason": "failed to start 3 times in a row"},
+            "0.1.0",
+            ["route: the release rolled out over the fleet was installed",
+             "route: the card runs the release"],
+            id="rolled-back",
+        ),
+        pytest.param(
+            {"reported_version": "0.1.0"},
+            "0.1.0.post2",
+            ["route: the card reported the release's version to the fleet"],
+            id="not-reported",
+        ),
+    ],
+)  # fmt: skip
+def test_the_release_over_the_route_is_checked_end_to_end(
+    tmp_path: Path, change: dict[str, str], runs: str, failing: list[str]
+) -> None:
+    (tmp_path / "route-rollout.json").write_text(json.dumps({**ROLLED_OUT, **change}))
+    (tmp_path / "route-runs.txt").write_text(runs + "\n")
+    figures, checks = report.check_route(tmp_path)
+    assert [name for name, ok in checks.items() if not ok] == failing
+    assert figures["runs"] == runs
+
+
+def test_a_rollout_route_py_never_finished_fails_every_route_check(tmp_path: Path) -> None:
+    (tmp_path / "route-runs.txt").write_text("0.1.0\n")
+    figures, checks = report.check_route(tmp_path)
+    assert "no rollout's end" in figures["error"] and not any(checks.values())

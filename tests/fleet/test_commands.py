@@ -4,6 +4,8 @@ checks, on a real join file from ``spit-fleet add-cabinet`` and a real broker.""
 from __future__ import annotations
 
 import json
+import os
+import pwd
 from pathlib import Path
 
 import pytest
@@ -12,8 +14,9 @@ from cabinet.commands.cli import main
 from cabinet.commands.doctor_fleet import check_fleet, check_missing_switches
 from cabinet.commands.findings import Severity
 from cabinet.storage.store import CabinetStore
+from fleet import cli as fleet_cli
 from tests.fleet.conftest import Route
-from tests.fleet.services import running
+from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, running
 
 
 def test_join_status_and_leave(
@@ -101,3 +104,20 @@ def test_doctor_s_findings_are_queued_for_the_fleet(route: Route) -> None:
     rows = [r for r in pending(cabinet.store.db.connection, 0, 100) if r.kind == "doctor"]
     assert [f["severity"] for f in rows[0].body["findings"]] == ["ok", "warn"]
     assert not report_findings(route.root / "no-cabinet", findings)
+
+
+def test_ingest_reaches_the_broker_by_the_name_it_is_given(
+    postgres: Postgres, tmp_path: Path
+) -> None:
+    """A fleet whose cabinets use a name the server cannot reach itself by (here one no DNS
+    knows): ``spit-fleet ingest --broker-host`` takes another of init's names."""
+    folder, port = tmp_path / "fleet", free_port()
+    database = postgres.new_database(f"fleet_broker_host_{os.getpid()}")
+    assert fleet_cli.main(["init", "--dir", str(folder), "--name", "Far Route", "--host",
+                           "fleet.invalid", "--host", "127.0.0.1", "--port", str(port),
+                           "--bind", "127.0.0.1", "--database", database, "--broker-user",
+                           pwd.getpwuid(os.geteuid()).pw_name]) == 0  # fmt: skip
+    ingest = IngestProcess(folder, "fleet.cli", "ingest", "--dir", str(folder),
+                           "--broker-host", "127.0.0.1")  # fmt: skip
+    with running(Broker(folder, port), ingest):  # it waits for ingest's "subscribed"
+        assert "fleet.invalid" not in ingest.log.read_text()

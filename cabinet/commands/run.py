@@ -47,6 +47,7 @@ from cabinet.display.assembly import (
     button_pins,
     coin_lines,
     door_open_from,
+    door_shut_from,
     game_sink,
     lights_output,
 )
@@ -236,6 +237,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         table=table,
         settings_overlay=lambda settings: overlay(settings, args),
         door_open=door_open_from(table),
+        door_shut=door_shut_from(table),
         coin_lines=lines,
         install_dir=install_dir(),
     )

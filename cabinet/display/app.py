@@ -120,7 +120,7 @@ class CabinetApp:
         self.last_view: View | None = None
         """The view of the last frame drawn outside the service menu."""
         self.fleet = FleetWatch(self.host, self.apply_settings, updates=self._updates(parts))
-        self._door_open = parts.door_open
+        self._door_shut = parts.door_shut
 
     def _updates(self, parts: CabinetParts) -> UpdateWatch | None:
         """Releases the fleet offers, taken while it plays: for a cabinet its unit runs
@@ -137,12 +137,12 @@ class CabinetApp:
     def safe_to_install(self) -> bool:
         """A safe moment to install a release: attract, no credits, the menu closed, the
         door shut (a game, or a player's money, is never cut short)."""
-        door = self._door_open
+        door_shut = self._door_shut
         return (
             self.flow.phase is Phase.ATTRACT
             and not self.host.is_open
             and (self.money is None or self.money.credits == 0)
-            and not (door is not None and door())
+            and (door_shut is None or door_shut())
         )
 
     def _service_host(self, parts: CabinetParts) -> ServiceHost:

@@ -8,7 +8,8 @@ them (and hands every part to :class:`~cabinet.display.app.CabinetApp` at constr
 - **Lights**: the LED board's port (:func:`board_port`) goes to the table process, which
   drives the board; the display's light states go to the board's stand-in, or to the
   on-screen strip when there is no board (:func:`lights_output`).
-- **Door**: the door switch as the table process reports it (:func:`door_open_from`).
+- **Door**: the door switch as the table process reports it (:func:`door_open_from`, and
+  for a release's install :func:`door_shut_from`).
 - **Games**: finished games go into the books (:func:`game_sink`).
 - **Coin lines**: the coin meter and lockout outputs (:func:`coin_lines`), driven by the
   display process's money keeper.
@@ -27,7 +28,7 @@ from cabinet.inputs.select import InputKind
 
 if TYPE_CHECKING:
     from cabinet.inputs.controls import Control
-    from cabinet.inputs.door import DoorOpen
+    from cabinet.inputs.door import DoorOpen, DoorShut
     from cabinet.money.outputs import CoinLines
     from cabinet.storage.store import CabinetStore
     from cabinet.table.remote import RemoteTable
@@ -82,6 +83,18 @@ def door_open_from(table: RemoteTable) -> DoorOpen:
         return True if state is None else state
 
     return door_open
+
+
+def door_shut_from(table: RemoteTable) -> DoorShut:
+    """For a release's install: the door switch reads shut, or the cabinet has none (which
+    the table's first report says; before it, the door is not known shut). A cabinet
+    without a switch would otherwise never install a release."""
+
+    def door_shut() -> bool:
+        status = table.status
+        return status.reported and status.door_open is not True
+
+    return door_shut
 
 
 def coin_lines(path: Path | None, backend_name: InputKind) -> CoinLines:

@@ -24,7 +24,8 @@ from cabinet.storage.store import CabinetStore
 from cabinet.table.interface import Table
 
 if TYPE_CHECKING:
-    from cabinet.inputs.door import DoorOpen  # gpiozero's: the display needs it only typed
+    # gpiozero's: the display needs them only typed
+    from cabinet.inputs.door import DoorOpen, DoorShut
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,9 @@ class CabinetParts:
     """The stored settings and books; with it, TEST opens the service menu."""
     door_open: DoorOpen | None = None
     """Whether the door is open (the menu needs it; default: no door switch)."""
+    door_shut: DoorShut | None = None
+    """Whether the door is known shut, for a release's install (default: no door switch,
+    never in the way)."""
     install_dir: Path | None = None
     """The install directory, when the unit runs the cabinet: with it (and a store on the
     card), the releases its fleet offers are taken (:mod:`cabinet.updates.watch`)."""

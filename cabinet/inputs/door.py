@@ -20,6 +20,9 @@ from gpiozero import DigitalInputDevice
 
 DoorOpen = Callable[[], bool]
 """``door_open()``: whether the door is open now. Cabinets without a switch pass none."""
+DoorShut = Callable[[], bool]
+"""``door_shut()``: whether the door is known shut now, or there is no switch (a release
+is installed only then)."""
 
 
 def no_door() -> bool:

@@ -165,6 +165,9 @@ class TableStatus:
     """Whether a table has ever been ready in this run."""
     switches: tuple[SwitchStatus, ...] = ()
     door_open: bool | None = None
+    reported: bool = False
+    """Whether a :class:`Health` has come: from then on ``door_open`` ``None`` means no
+    switch is wired, not that the table has not said yet."""
     link: LinkHealth | None = None
     restarts: int = 0
     measurements: list[Measurements] = field(default_factory=list)
@@ -379,6 +382,7 @@ class RemoteTable:
         elif isinstance(report, Health):
             self.status.switches = report.switches
             self.status.door_open = report.door_open
+            self.status.reported = True
             self.status.link = report.link
         elif isinstance(report, TableReady):
             self.status.ready = report

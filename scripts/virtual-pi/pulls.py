@@ -308,7 +308,8 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
 
 
 PHASES = {
-    "download": ("pgrep -f 'cabinet release fetch' >/dev/null", DOWNLOAD_S),
+    # The bracket keeps the pattern from matching the shell the agent runs it in.
+    "download": ("pgrep -f 'cabinet releas[e] fetch' >/dev/null", DOWNLOAD_S),
     "install": ("systemctl is-active -q spit-cabinet-install.service || "
                 "[ \"$(systemctl is-active spit-cabinet-install.service)\" = activating ]",
                 INSTALL_S),

@@ -1,5 +1,10 @@
 """The fleet's certificate authority: a CA of its own (cabinets trust it alone) and the
-broker's certificate signed by it, made with the ``cryptography`` library."""
+broker's certificate signed by it, made with the ``cryptography`` library.
+
+Both pass OpenSSL's strict checks (``ssl.VERIFY_X509_STRICT``), which Python 3.13 (a Pi's
+Debian 13) turns on by default: the CA names its key (Subject Key Identifier), the
+server's certificate its own and the CA's (Authority Key Identifier). A certificate
+without them is refused there with "Missing Authority Key Identifier"."""
 
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ def make_ca(fleet: str, now: datetime.datetime) -> KeyPair:
         .not_valid_before(now - datetime.timedelta(days=1))
         .not_valid_after(now + datetime.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
         .add_extension(
             x509.KeyUsage(
                 digital_signature=True,
@@ -89,6 +95,11 @@ def make_server(ca: KeyPair, hosts: Sequence[str], now: datetime.datetime) -> Ke
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
         .add_extension(
             x509.ExtendedKeyUsage([x509.oid.ExtendedKeyUsageOID.SERVER_AUTH]), critical=False
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+            critical=False,
         )
         .sign(ca_key, hashes.SHA256())
     )

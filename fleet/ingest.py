@@ -129,6 +129,7 @@ class Ingest:
         password = (self.folder / "ingest.secret").read_text().strip()
         client.username_pw_set(INGEST_USER, password)
         context = ssl.create_default_context(cafile=str(self.folder / "ca.pem"))
+        context.verify_flags |= ssl.VERIFY_X509_STRICT  # as Python 3.13's default
         client.tls_set_context(context)
         client.on_connect = self._on_connect
         client.on_message = self._on_message

@@ -73,9 +73,11 @@ class Join:
             return None
 
     def tls_context(self) -> ssl.SSLContext:
-        """TLS that trusts the fleet's CA only and checks the broker's name."""
+        """TLS that trusts the fleet's CA only and checks the broker's name, with
+        OpenSSL's strict checks on, as Python 3.13 (the Pi's) has them by default."""
         context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cadata=self.ca)
         context.minimum_version = ssl.TLSVersion.TLSv1_2
+        context.verify_flags |= ssl.VERIFY_X509_STRICT
         return context
 
 

@@ -46,6 +46,8 @@ else
   cmdline+=" $(credential systemd.extra-unit.gpio-sim.service "$HERE/card/gpio-sim.service")"
   cmdline+=" $(credential systemd.unit-dropin.spit-cabinet.service~virtual-pi \
     "$HERE/guest/spit-cabinet-virtual-pi.conf")"
+  cmdline+=" $(credential systemd.unit-dropin.spit-cabinet.service~virtual-pi-wiring \
+    "$HERE/card/spit-cabinet-wiring.conf")"
   cmdline+=" systemd.wants=gpio-sim.service"
   [[ -f $run/kit.img ]] || { echo "boot.sh: no test kit: $run/kit.img (run.sh makes it)" >&2; exit 1; }
   # The kernel takes 2048 bytes of command line on arm64, and cuts the rest off unsaid.

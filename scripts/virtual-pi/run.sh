@@ -127,7 +127,8 @@ if [[ -n $card ]]; then
   mkdir -p "$kit"
   install -m 0755 "$HERE/card/kit-setup" "$kit/setup"
   install -m 0755 "$HERE/guest/gpio-sim-setup" "$HERE/guest/virtual-pi-agent" "$kit/"
-  cp "$HERE/guest_books.py" "$REPO/bench/boot_model.py" "$REPO/bench/nbody.py" "$kit/"
+  cp "$HERE/guest_books.py" "$REPO/bench/boot_model.py" "$REPO/bench/nbody.py" \
+    "$HERE/card/wiring.toml" "$kit/"
   kernel=$(sed -n 's/^kernel //p' "$image/COMPLETE")
   for file in "/lib/modules/$kernel/extra/gpio-sim.ko" /etc/virtual-pi/cpuinfo; do
     debugfs -R "dump $file $kit/${file##*/}" "$image/root.img" 2>/dev/null

@@ -18,10 +18,11 @@ the card is kept (docs/virtual-pi.md says what that does not model). The moments
   just before the pull: those coins are committed and must still be there after it), or
   while the card is booting again after the last pull.
 - ``release``: while the card downloads, or installs, a signed release the route on the
-  host (route.py) rolled out to it, turn about; each pull's release is the next of
-  ``--releases`` (folders of wheels, each a version on). The card must come back on the
-  old version or the new one, report the one it runs to the fleet, and then finish the
-  install by itself (the download resumed, or the install asked for again).
+  host (route.py) rolled out to it, turn about from a phase the seed picks; each pull's
+  release is the next of ``--releases`` (folders of wheels, each a version on). The card
+  must come back on the old version or the new one, report the one it runs to the fleet,
+  and then finish the install by itself (the download resumed, or the install asked for
+  again).
 
 After each pull the guest must boot to attract (the cabinet's unit active and its first
 frame drawn), its data partition mounted, its database whole, and every game and coin
@@ -337,8 +338,9 @@ def release(args: argparse.Namespace, rng: random.Random) -> bool:
     card.console_at = card.console.stat().st_size
     old = args.running
     ok = True
+    first = rng.randrange(2)  # which phase the first pull takes: a single pull tries either
     for i in range(args.count):
-        phase = ("download", "install")[i % 2]
+        phase = ("download", "install")[(first + i) % 2]
         at = round(rng.uniform(*PHASES[phase][1]), 1)
         wheels = args.releases[i]
 

@@ -12,8 +12,8 @@ Nothing the table needs waits on drawing: see ``docs/input.md``.
   benchmarks' latency samples); :mod:`cabinet.table.sample_reports` (a played game's
   reports, for the tests and the benchmark of their pickling);
 - :mod:`cabinet.table.process`: its entry point, ``python -m cabinet.table``;
-- :mod:`cabinet.table.remote`: the display's side, :class:`RemoteTable` and
-  :class:`RemoteMatch`;
+- :mod:`cabinet.table.remote`: the display's side, :class:`RemoteTable`, and
+  :mod:`cabinet.table.remote_match`, its games (:class:`RemoteMatch`);
 - :mod:`cabinet.table.local`: the same calls with the table in the display's own process
   (tests on a virtual clock; the old design, for the benchmark);
 - :mod:`cabinet.table.interface`: what the main loop needs of either.

@@ -20,7 +20,7 @@ from game.table_state import TableState
 
 class Match(Protocol):
     """A game the flow runs: a :class:`~game.live_match.LiveMatch` played in this
-    process, or a :class:`~cabinet.table.remote.RemoteMatch` the table process plays."""
+    process, or a :class:`~cabinet.table.remote_match.RemoteMatch` the table process plays."""
 
     number: int | None
     seed: int

@@ -18,7 +18,8 @@ from cabinet.inputs.controls import Control
 from cabinet.inputs.press_channel import PressSender, decode_press, encode_press
 from cabinet.inputs.select import Platform
 from cabinet.storage.store import CabinetStore
-from cabinet.table.remote import RemoteMatch, RemoteTable
+from cabinet.table.remote import RemoteTable
+from cabinet.table.remote_match import RemoteMatch
 from game.edges import Button
 from game.events import Played, Rejected, RejectReason, Selected, Started
 from game.live_match import LiveMatch

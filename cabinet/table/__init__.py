@@ -42,6 +42,7 @@ __all__ = [
     "messages",
     "process",
     "remote",
+    "remote_match",
     "sample_reports",
     "samples",
     "server",

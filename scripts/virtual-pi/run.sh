@@ -118,23 +118,8 @@ if [[ -n $card ]]; then
   [[ -f $RUN/route/ready.json ]] || fail "the route did not start: $(tail -n 20 "$RUN/route.log")"
 
   say "the card: $card, with the run's settings and the route's join file on its boot partition"
-  # The test kit, on a virtio disk of its own (found at once; a USB stick takes half a
-  # minute under emulation), started from the kernel's command line (boot.sh): the agent,
-  # the GPIO simulator, its module and a Pi 4B's cpuinfo taken from the virtual Pi's image
-  # (built for the same Debian kernel as the card's; the kit checks), and the books' reader.
-  kit=$RUN/kit
-  rm -rf "$kit" "$RUN/kit.img"
-  mkdir -p "$kit"
-  install -m 0755 "$HERE/card/kit-setup" "$kit/setup"
-  install -m 0755 "$HERE/guest/gpio-sim-setup" "$HERE/guest/virtual-pi-agent" "$kit/"
-  cp "$HERE/guest_books.py" "$REPO/bench/boot_model.py" "$REPO/bench/nbody.py" \
-    "$HERE/card/wiring.toml" "$kit/"
-  kernel=$(sed -n 's/^kernel //p' "$image/COMPLETE")
-  for file in "/lib/modules/$kernel/extra/gpio-sim.ko" /etc/virtual-pi/cpuinfo; do
-    debugfs -R "dump $file $kit/${file##*/}" "$image/root.img" 2>/dev/null
-    [[ -s $kit/${file##*/} ]] || fail "$file is not in the virtual Pi's image"
-  done
-  mkfs.ext4 -q -L VPIKIT -d "$kit" "$RUN/kit.img" 32M
+  # The test kit, on a virtio disk of its own, started from the kernel's command line.
+  "$HERE/card-kit.sh" "$image" "$RUN" || fail "no test kit for the card"
   case $card in
     *.xz) xz -dc "$card" >"$RUN/card.img" ;;
     *) cp --sparse=always "$card" "$RUN/card.img" ;;
@@ -298,17 +283,8 @@ fi
 took fairness $((SECONDS - start))
 
 say "reboot: back into attract by itself"
-boot_id=$(agent "cat /proc/sys/kernel/random/boot_id")
 start=$SECONDS
-# Its answer may never come: the agent is stopped with everything else.
-agent "systemctl reboot --no-block 2>/dev/null" --timeout 15 || true
-sleep 10
-for _ in $(seq 120); do
-  now_id=$(agent "cat /proc/sys/kernel/random/boot_id" --timeout 20 2>/dev/null || true)
-  [[ -n $now_id && $now_id != "$boot_id" ]] && break
-  sleep 2
-done
-[[ $now_id != "$boot_id" ]] || fail "the guest did not reboot"
+"$HERE/reboot.sh" "$RUN" || fail "the guest did not reboot"
 for _ in $(seq 90); do running && break; sleep 2; done
 running || fail "the cabinet did not come back after the reboot"
 took reboot $((SECONDS - start))
@@ -324,20 +300,9 @@ for _ in $(seq 30); do
 done
 if [[ -n $card ]]; then
   # How the card boots (bench/README.md models a Pi 4 from it): systemd's own figures,
-  # once the boot has finished, and what the cabinet's unit waited for.
-  for _ in $(seq 60); do
-    agent "systemd-analyze time" >"$RUN/boot-time.txt" 2>&1 && break
-    sleep 2
-  done
-  agent "systemd-analyze critical-chain spit-cabinet.service" >"$RUN/critical-chain.txt" 2>&1 || true
-  # The chain a Pi's boot would have: the test kit, which the cabinet also waits for here,
-  # is not on a Pi; the cabinet's own needs are its two mounts on the data partition.
-  agent "systemd-analyze critical-chain 'opt-spit\\x2dcabinet.mount' 'var-lib-spit\\x2dcabinet.mount'" \
-    >"$RUN/critical-chain-mounts.txt" 2>&1 || true
-  agent "systemd-analyze blame" >"$RUN/blame.txt" 2>&1 || true
-  # For bench/boot_model.py: what was read from the card since power on (sectors, the
-  # third field), and the guest's speed at the model's CPU work.
-  agent "cat /sys/block/vda/stat" >"$RUN/vda-stat.txt" || true
+  # once the boot has finished, what the cabinet's unit waited for, what was read from the
+  # card, and the guest's speed at the model's CPU work.
+  "$HERE/boot-figures.sh" "$RUN" "$RUN"
   agent "$BIN/python /media/kit/boot_model.py --guest" >"$RUN/guest-loop.json" || true
 fi
 

@@ -7,6 +7,7 @@ change this machine) and call their functions by sourcing them, which their
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -26,9 +28,24 @@ DEPLOY = REPO / "deploy"
 UNIT = DEPLOY / "spit-cabinet.service"
 INSTALL = DEPLOY / "install.sh"
 UPDATE = DEPLOY / "update.sh"
+BENCH = REPO / "bench"
 
 #: What the unit and the scripts promise the service user can open.
 CABINET_GROUPS = ("gpio", "video", "render", "input", "audio", "dialout")
+
+
+def bench_module(name: str) -> ModuleType:
+    """``bench/NAME.py``, imported as its own script would run (the bench scripts import
+    each other from beside them, not as a package)."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(BENCH))
 
 
 def require_tool(name: str, install: str) -> str:

@@ -4,30 +4,14 @@ run, each checked against numbers worked out by hand."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from tests.deploy.conftest import bench_module
 
-
-def load() -> ModuleType:
-    sys.path.insert(0, str(BENCH))  # boot_model imports nbody from beside it
-    try:
-        spec = importlib.util.spec_from_file_location("boot_model", BENCH / "boot_model.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(BENCH))
-
-
-boot_model = load()
+boot_model = bench_module("boot_model")
 
 # A card run's chain, as `systemd-analyze critical-chain spit-cabinet.service` printed it.
 CHAIN = """graphical.target reached after 51.643s in userspace.

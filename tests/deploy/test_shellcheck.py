@@ -20,6 +20,7 @@ SCRIPTS = [
     VIRTUAL_PI / "card" / "kit-setup",
     *sorted(IMAGE.glob("*.sh")),
     REPO / "scripts" / "wheels.sh",
+    *sorted((REPO / "bench").glob("*.sh")),
     *(IMAGE / "files" / name for name in ("spit-cabinet-data", "spit-cabinet-seed")),
     IMAGE / "files" / "spit-cabinet-nodata",
     IMAGE / "files" / "initramfs-no-seed",

@@ -22,6 +22,7 @@ RUN=${2:-$(mktemp -d "${TMPDIR:-/tmp}/card-boot.XXXXXX")}
 BOOTS=${3:-3}
 PYTHON=${PYTHON:-$REPO/.venv/bin/python}
 [[ -x $PYTHON ]] || PYTHON=python3
+export PYTHON
 mkdir -p "$RUN"
 say() { printf '== %s\n' "$*" >&2; }
 fail() {

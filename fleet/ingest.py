@@ -15,6 +15,9 @@ publishes the cabinet's acknowledgement, retained, on its down topic.
   on.
 - When PostgreSQL goes away it retries, backing off, and stores nothing twice when it
   comes back.
+- Each of its writes (a batch, a presence, a refusal, a rollout's step) says ``NOTIFY
+  fleet_stored`` in its transaction (:data:`fleet.store.CHANNEL`): a reader that must know
+  when the store changes waits on it (the tests do) instead of looking again and again.
 
 It also publishes the fleet's down documents, retained, QoS 1 (docs/fleet.md):
 

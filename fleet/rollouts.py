@@ -9,7 +9,8 @@ raised (:func:`halted_alerts`).
 
 Cabinets report each step as ``update`` events (:data:`fleet.wire.UPDATE_STATES`);
 ingest records them (:func:`record_update`), and the controller (:func:`tick`, run by
-ingest once a second) offers, advances and halts. Everything is deterministic in ``now``
+ingest once a second) offers, advances and halts; each says ``NOTIFY fleet_stored``
+(:func:`fleet.store.notify`) in its transaction. Everything is deterministic in ``now``
 and the rollout's id (its canaries' draw): no clock is read here.
 """
 
@@ -24,6 +25,7 @@ from typing import Any
 
 import psycopg
 
+from fleet.store import notify
 from fleet.wire import UPDATE_STATES
 from fleet.wire_common import WireError, check_name
 from fleet.wire_down import RELEASE_VERSION, ReleaseOffer, release_topic
@@ -132,7 +134,8 @@ def start(
 
 
 def record_update(conn: psycopg.Connection[Any], cabinet: str, body: dict[str, Any]) -> None:
-    """A cabinet's ``update`` event: its step in the rollout, if further along."""
+    """A cabinet's ``update`` event: its step in the rollout, if further along (inside the
+    caller's transaction)."""
     state = str(body["state"])
     conn.execute(
         "UPDATE rollout_cabinets SET state = %s, reason = %s, changed_at = now() "
@@ -140,6 +143,7 @@ def record_update(conn: psycopg.Connection[Any], cabinet: str, body: dict[str, A
         (state, str(body["reason"])[:300], int(body["rollout"]), cabinet,
          [s for s, n in RANK.items() if n >= RANK[state]]),
     )  # fmt: skip
+    notify(conn, "rollouts")
 
 
 def rollouts(conn: psycopg.Connection[Any], *, active_only: bool = False) -> list[Rollout]:
@@ -197,7 +201,10 @@ def tick(conn: psycopg.Connection[Any], publish: Publish, now: datetime) -> list
     done: list[str] = []
     for rollout in rollouts(conn, active_only=True):
         with conn.transaction():
-            done += _step(conn, rollout, publish, now)
+            said = _step(conn, rollout, publish, now)
+            if said:
+                notify(conn, "rollouts")
+        done += said
     return done
 
 

@@ -1,5 +1,10 @@
 """The fleet's store in PostgreSQL (psycopg 3): every query parameterised, every batch in
 one transaction, stored insert-if-absent on its key (:mod:`fleet.schema` has the tables).
+
+Each of ingest's writes (a batch stored, a presence, a refusal; a rollout's step,
+:mod:`fleet.rollouts`) says ``NOTIFY`` on :data:`CHANNEL` in its own transaction
+(:func:`notify`), so whoever must know when the store changes (the tests) waits for it
+rather than looking again and again.
 """
 
 from __future__ import annotations
@@ -16,6 +21,16 @@ from psycopg.types.json import Jsonb
 from fleet.schema import MIGRATIONS, SCHEMA_VERSION
 from fleet.wire import Batch, Event, Presence, cabinet_of
 from fleet.wire_common import Refusal, WireError
+
+CHANNEL = "fleet_stored"
+"""The PostgreSQL notification channel ingest's writes are said on; the payload says what
+was written (``events``, ``presence``, ``refused``, ``rollouts``)."""
+
+
+def notify(conn: psycopg.Connection[Any], what: str) -> None:
+    """Say ``NOTIFY fleet_stored`` (:data:`CHANNEL`), ``what`` as its payload, inside the
+    caller's transaction: PostgreSQL delivers it at the commit, never for a rollback."""
+    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, what))
 
 
 class CabinetState(StrEnum):
@@ -230,6 +245,7 @@ def store_batch(conn: psycopg.Connection[Any], batch: Batch) -> Stored:
                 "epoch = %(epoch)s",
                 {**key, "through": through},
             )
+        notify(conn, "events")
     conn.commit()
     return Stored(int(new), int(through), frozenset(kinds))
 
@@ -261,6 +277,7 @@ def record_presence(
             "version = excluded.version, faults = excluded.faults, at = excluded.at",
             (cabinet, state.value, version, list(faults)),
         )
+        notify(conn, "presence")
     conn.commit()
 
 
@@ -290,6 +307,7 @@ def refuse(
             "last_at = excluded.last_at, last_reason = excluded.last_reason",
             (cabinet, refusal.value, reason[:500]),
         )
+        notify(conn, "refused")
     conn.commit()
 
 

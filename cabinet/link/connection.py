@@ -96,6 +96,12 @@ class Connection:
         self._backoff_s = self.backoff_min_s
         self._error = ""
         self._refused = ""
+        self.changed: list[Callable[[], None]] = []
+        """Called, on the thread that runs the link, after each change it makes: each
+        commit to the cabinet's database (a batch acknowledged, a document or an offer
+        kept, an event queued, its state noted) and each time it connects or loses the
+        connection. Whoever watches the link (the tests) waits on these rather than
+        looking again and again."""
 
     # -- what a subclass says ------------------------------------------------------------
 
@@ -345,6 +351,11 @@ class Connection:
                 link_status.SINCE: utc_now().strftime("%Y-%m-%dT%H:%M:%SZ"),
             }
         )
+        self._changed()  # said even when the note could not be written
+
+    def _changed(self) -> None:
+        for call in self.changed:
+            call()
 
     def _write(self, values: dict[str, str]) -> None:
         if self._db is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -22,19 +22,33 @@ from fleet.wire_down import Champions, ReleaseOffer, SettingsDocument
 log = logging.getLogger("cabinet.link")
 
 
-class LinkStore:
-    """The database at the path :meth:`open` was given, as the link sees it."""
+def _nothing() -> None:
+    pass
 
-    def __init__(self, conn: sqlite3.Connection, join: Join, epoch: str, acked: int) -> None:
+
+class LinkStore:
+    """The database at the path :meth:`open` was given, as the link sees it; ``committed``
+    is called after each of its commits (:attr:`cabinet.link.connection.Connection.changed`
+    says why)."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        join: Join,
+        epoch: str,
+        acked: int,
+        committed: Callable[[], None] = _nothing,
+    ) -> None:
         self._conn = conn
         self.join = join
         self.epoch = epoch
         """This database's epoch (on the wire with every batch)."""
         self.acked = acked
         """The highest sequence number the fleet had acknowledged when it was opened."""
+        self._committed = committed
 
     @classmethod
-    def open(cls, path: Path) -> LinkStore | None:
+    def open(cls, path: Path, committed: Callable[[], None] = _nothing) -> LinkStore | None:
         """The database at ``path``, or ``None`` when the cabinet is in no fleet."""
         # Opened by whoever starts the link, then used by the link's thread alone.
         conn = sqlite3.connect(
@@ -46,7 +60,8 @@ class LinkStore:
             conn.close()
             return None
         acked = rows.get(link_status.ACKED, "0")
-        return cls(conn, join, rows.get("epoch", ""), int(acked) if acked.isdigit() else 0)
+        epoch = rows.get("epoch", "")
+        return cls(conn, join, epoch, int(acked) if acked.isdigit() else 0, committed)
 
     def data_version(self) -> int:
         """Changes when another connection commits (SQLite's ``PRAGMA data_version``)."""
@@ -109,14 +124,16 @@ class LinkStore:
         self._conn.close()
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._conn)
+        return _Transaction(self._conn, self._committed)
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` if the block raises."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT`` (then ``committed``), or ``ROLLBACK`` if the block
+    raises."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, committed: Callable[[], None]) -> None:
         self._conn = conn
+        self._committed = committed
 
     def __enter__(self) -> None:
         self._conn.execute("BEGIN IMMEDIATE")
@@ -124,5 +141,6 @@ class _Transaction:
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is None:
             self._conn.execute("COMMIT")
+            self._committed()
         elif self._conn.in_transaction:
             self._conn.execute("ROLLBACK")

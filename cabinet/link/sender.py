@@ -143,7 +143,7 @@ class Sender(Connection):
 
     def open(self) -> bool:
         """Open the database and read the join; ``False`` when in no fleet."""
-        db = LinkStore.open(self.path)
+        db = LinkStore.open(self.path, committed=self._changed)
         if db is None:
             self._close_wake()
             return False

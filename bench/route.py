@@ -26,11 +26,9 @@ import argparse
 import contextlib
 import http.cookiejar
 import json
-import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -77,50 +75,18 @@ def fleet_command(folder: Path, *args: str, stdin: str = "") -> None:
 
 
 class Web:
-    """``spit-fleet web`` on a free loopback port."""
+    """``spit-fleet web`` on a free loopback port, with the command's own two workers (the
+    web tests' :class:`tests.web.harness.WebApp`, which waits for it to answer)."""
 
     def __init__(self, folder: Path) -> None:
-        from tests.fleet.services import free_port
+        from tests.web.harness import WebApp
 
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = folder / "web.log"
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "fleet.cli",
-                    "web",
-                    "--dir",
-                    str(folder),
-                    "--bind",
-                    f"127.0.0.1:{self.port}",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
-            )
-        from tests.fleet.services import wait_for
-
-        wait_for("the web application's port", self._listening, 60)
-
-    def _listening(self) -> bool:
-        if self.process.poll() is not None:
-            raise RuntimeError(f"spit-fleet web exited: {self.log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-            return True
-        return False
+        self.app = WebApp(folder)
+        self.app.start(workers=2)
+        self.url = self.app.url("")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self.app.stop()
 
 
 class Client:

@@ -59,19 +59,9 @@ def _shown(path: Path, initials: str, figure: int) -> bool:
 def _patient_ingest(folder: Path) -> Any:
     """``spit-fleet ingest``, given as long as it takes to subscribe: at its connection it
     works the route's board out of every ``fame`` event the year holds."""
-    from tests.fleet.services import IngestProcess, wait_for
+    from tests.fleet.services import IngestProcess
 
-    class Patient(IngestProcess):
-        def start(self) -> None:
-            with contextlib.suppress(AssertionError):
-                super().start()
-            try:
-                wait_for("ingest to subscribe", lambda: "subscribed" in self._log_text(), 600)
-            except AssertionError:
-                self.stop()
-                raise
-
-    return Patient(folder)
+    return IngestProcess(folder, up_within_s=600)
 
 
 def board_s(database: str, limit_s: int) -> float | str:

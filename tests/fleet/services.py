@@ -1,7 +1,8 @@
 """The real parts the fleet's tests run: a PostgreSQL cluster and a Mosquitto broker of
 their own, on loopback, started and stopped (and killed) by the tests, ingest as a
-process of its own, and a mail server (aiosmtpd) for the digest. Each waits for its part
-to answer, with a deadline, never a sleep that makes something happen."""
+process of its own, and a mail server (aiosmtpd) for the digest. Each start waits for its
+part to say it is up (its own output: :class:`tests.fleet.waiting.Output`), with a
+deadline."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import email
 import email.policy
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -25,6 +27,8 @@ from typing import Any
 import psycopg
 
 from fleet import cli
+from tests.fleet import waiting
+from tests.fleet.waiting import Changes, Output
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,95 +137,128 @@ class Postgres:
 
 
 class Broker:
-    """Mosquitto on the fleet's configuration in ``folder``, in the foreground."""
+    """Mosquitto on the fleet's configuration in ``folder``, in the foreground. It says it
+    is up (``mosquitto version … running``) at the log level ``information``, which the
+    fleet's configuration leaves out: it runs on a copy of it with that level added."""
 
     def __init__(self, folder: Path, port: int) -> None:
         self.folder = folder
         self.port = port
         self.process: subprocess.Popen[bytes] | None = None
+        self.output: Output | None = None
         self.log = folder / "broker.log"
 
     def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                ["mosquitto", "-c", str(self.folder / "mosquitto.conf")],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        wait_for("the broker's port", self._listening, 15)
+        config = self.folder / "mosquitto.tests.conf"
+        config.write_text((self.folder / "mosquitto.conf").read_text() + "log_type information\n")
+        self.process = subprocess.Popen(
+            ["mosquitto", "-c", str(config)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        )
+        assert self.process.stdout is not None
+        self.output = Output(self.process.stdout, self.log)
+        _come_up(self, "the broker to listen", self._running, self.output.changes, 15)
 
-    def _listening(self) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
+    def _running(self) -> bool:
+        assert self.output is not None
+        if self.output.ended:
             raise AssertionError(f"mosquitto exited: {self.log.read_text()[-2000:]}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-            return True
-        return False
+        return re.search(r"mosquitto version \S+ running", self.output.text()) is not None
 
     def signal(self, sig: signal.Signals) -> None:
         assert self.process is not None
         self.process.send_signal(sig)
 
     def kill(self) -> None:
-        assert self.process is not None
+        assert self.process is not None and self.output is not None
         self.process.kill()
         self.process.wait()
+        self.output.join()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.send_signal(signal.SIGCONT)
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            _end(self.process)
+        if self.output is not None:
+            self.output.join()
 
 
 class IngestProcess:
-    """``spit-fleet ingest`` as a process of its own."""
+    """``spit-fleet ingest`` as a process of its own, given ``up_within_s`` to subscribe."""
 
-    def __init__(self, folder: Path, *module: str) -> None:
+    def __init__(self, folder: Path, *module: str, up_within_s: float = 30.0) -> None:
         self.folder = folder
         self.module = module or ("fleet.cli", "ingest", "--dir", str(folder))
+        self.up_within_s = up_within_s
         self.process: subprocess.Popen[bytes] | None = None
+        self.output: Output | None = None
         self.log = folder / "ingest.log"
 
     def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", *self.module],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT)},
-            )
-        wait_for("ingest to subscribe", lambda: "subscribed" in self._log_text(), 30)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", *self.module],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert self.process.stdout is not None
+        self.output = Output(self.process.stdout, self.log)
+        _come_up(
+            self, "ingest to subscribe", self._subscribed, self.output.changes, self.up_within_s
+        )
 
-    def _log_text(self) -> str:
-        assert self.process is not None
-        if self.process.poll() is not None:
+    def _subscribed(self) -> bool:
+        assert self.output is not None
+        if self.output.ended:
             raise AssertionError(f"ingest exited: {self.log.read_text()[-3000:]}")
-        return self.log.read_text()
+        return "subscribed" in self.output.text()
+
+    def wait(self, timeout_s: float) -> None:
+        """Wait for the process to end by itself (its log then whole)."""
+        assert self.process is not None and self.output is not None
+        self.process.wait(timeout_s)
+        self.output.join()
 
     def kill(self) -> None:
-        assert self.process is not None
+        assert self.process is not None and self.output is not None
         self.process.kill()
-        self.process.wait()
+        self.wait(10)
         self.set_log_aside()
 
     def set_log_aside(self) -> None:
-        """The next start looks for its own "subscribed" line."""
+        """The log starts again (a test reading the next start's log reads its own)."""
         self.log.rename(self.log.with_suffix(f".{time.monotonic_ns()}.log"))
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            _end(self.process)
+        if self.output is not None:
+            self.output.join()
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _come_up(
+    part: Broker | IngestProcess,
+    what: str,
+    up: Callable[[], bool],
+    output: Changes,
+    within_s: float,
+) -> None:
+    """Wait for ``part`` to say it is up; stop it if it does not."""
+    try:
+        waiting.wait_for(what, up, output, timeout_s=within_s)
+    except BaseException:
+        part.stop()
+        raise
 
 
 def init_fleet(folder: Path, database: str, port: int) -> None:

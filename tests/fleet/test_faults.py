@@ -127,8 +127,7 @@ def test_ingest_killed_between_its_commit_and_its_acknowledgement(route: Route) 
     play_some(cabinet, random.Random(5), 50)
     crashing = IngestProcess(route.folder, "tests.fleet.ingest_process", str(route.folder), "1")
     with running(route.broker, crashing), sending(cabinet, batch_events=10):
-        assert crashing.process is not None
-        crashing.process.wait(30)
+        crashing.wait(30)
         assert "killed between commit and ack" in crashing.log.read_text()
         assert route.stored("bar-1") > 0  # the fleet has it; the cabinet was not told
         assert cabinet.queued() > 0

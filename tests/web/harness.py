@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tests.fleet.services import ROOT, free_port, wait_for
+from tests.fleet.services import ROOT, free_port
+from tests.fleet.waiting import Output, wait_for
 
 #: Chromium as Debian installs it, headless, quiet (no network of its own).
 CHROMIUM = "/usr/bin/chromium"
@@ -95,11 +96,14 @@ class Account:
 
 @dataclass
 class WebApp:
-    """``spit-fleet web`` on the fleet in ``folder``, on a free loopback port."""
+    """``spit-fleet web`` on the fleet in ``folder``, on a free loopback port. It is up
+    once gunicorn says it listens and the login page answers (the request waits in the
+    socket's queue until a worker takes it)."""
 
     folder: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    output: Output | None = None
 
     @property
     def log(self) -> Path:
@@ -111,39 +115,57 @@ class WebApp:
     def url(self, path: str = "/") -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def start(self, *, workers: int = 1, threads: int = 4) -> None:
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "fleet.cli",
-                    "web",
-                    "--dir",
-                    str(self.folder),
-                    "--bind",
-                    f"127.0.0.1:{self.port}",
-                    "--workers",
-                    str(workers),
-                    "--threads",
-                    str(threads),
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                env=self.env(),
-            )
-        wait_for("the web application to answer", self._answers, 60)
-
-    def _answers(self) -> bool:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise AssertionError(f"spit-fleet web exited: {self.log.read_text()[-3000:]}")
+    def start(self, *, workers: int = 1, threads: int = 4, within_s: float = 60.0) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "fleet.cli",
+                "web",
+                "--dir",
+                str(self.folder),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(workers),
+                "--threads",
+                str(threads),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=ROOT,
+            env=self.env(),
+        )
+        assert self.process.stdout is not None
+        self.output = Output(self.process.stdout, self.log)
+        deadline = time.monotonic() + within_s
         try:
-            with urllib.request.urlopen(self.url("/login/"), timeout=2) as response:
-                return bool(response.status == 200)
-        except (urllib.error.URLError, OSError):
-            return False
+            wait_for(
+                "the web application to listen",
+                self._listening,
+                self.output.changes,
+                timeout_s=within_s,
+            )
+            self._answer(max(1.0, deadline - time.monotonic()))
+        except BaseException:
+            self.stop()
+            raise
+
+    def _listening(self) -> bool:
+        assert self.output is not None
+        if self.output.ended:
+            raise AssertionError(f"spit-fleet web exited: {self.log.read_text()[-3000:]}")
+        return f"Listening at: {self.url('')}" in self.output.text()
+
+    def _answer(self, timeout_s: float) -> None:
+        try:
+            with urllib.request.urlopen(self.url("/login/"), timeout=timeout_s) as response:
+                status = response.status
+        except (urllib.error.URLError, OSError) as exc:
+            raise AssertionError(
+                f"spit-fleet web does not answer: {exc}: {self.log.read_text()[-3000:]}"
+            ) from None
+        assert status == 200, f"the login page answered {status}"
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -153,6 +175,8 @@ class WebApp:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        if self.output is not None:
+            self.output.join()
 
     def back_off_over(self, name: str) -> None:
         """Let account ``name``'s two-factor back-off run out, as time would (its device's

@@ -1,6 +1,8 @@
 """Cabinets for the fleet's tests: the real store on a database on disk, joined with the
 real join file, reporting through the real sender (tuned to notice a lost link within
-seconds), fed games and coins through the store's own API."""
+seconds), fed games and coins through the store's own API. What changes a cabinet (a
+commit of its store, a change of its link) is said on its :attr:`Cabinet.changes`, which
+the tests' waits block on."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from game.cpu_match import CpuGame, play_cpu_game
 from game.edges import Button
 from game.record import MatchRecord
 from game.summary import Seat
-from tests.fleet.services import wait_for
+from tests.fleet.waiting import Changes, wait_for
 
 PRICING = Pricing(free_play=False, coin_cents=(100, 200))
 
@@ -53,11 +55,14 @@ def fast(sender: Sender) -> Sender:
 
 
 class Cabinet:
-    """One cabinet's books, joined to a fleet with ``join_file``."""
+    """One cabinet's books, joined to a fleet with ``join_file``; :attr:`changes`: each
+    commit of its store, and each change of the links :meth:`sender` made."""
 
     def __init__(self, data_dir: Path, join_file: Path | None) -> None:
         self.data_dir = data_dir
+        self.changes = Changes()
         self.store = CabinetStore.open(data_dir, synced=lambda: True)
+        self.store.db.committed.append(self.changes.note)
         if join_file is not None:
             with self.store.db.transaction() as conn:
                 membership.join(conn, read_join(join_file))
@@ -70,7 +75,9 @@ class Cabinet:
         return self.store.path
 
     def sender(self, version: str = "test") -> Sender:
-        return fast(Sender(self.path, version=version, synced=lambda: True))
+        sender = fast(Sender(self.path, version=version, synced=lambda: True))
+        sender.changed.append(self.changes.note)
+        return sender
 
     def play(
         self,
@@ -108,7 +115,7 @@ class Cabinet:
             decided.extend(settings_documents.take(self.store))
             return len(decided) >= count
 
-        wait_for(f"{count} decisions", look)
+        wait_for(f"{count} decisions", look, self.changes)
         return decided
 
     def attract_champions(self) -> tuple[list[str], list[str]]:

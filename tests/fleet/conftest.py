@@ -17,6 +17,7 @@ from fleet import cli
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.events import fresh_database
 from tests.fleet.services import Broker, IngestProcess, Postgres, free_port, init_fleet
+from tests.fleet.waiting import Listen
 
 _names = itertools.count()
 
@@ -65,6 +66,11 @@ class Route:
         cabinet = Cabinet(self.root / name, self.add_cabinet(name, location))
         self.cabinets.append(cabinet)
         return cabinet
+
+    @property
+    def ingested(self) -> Listen:
+        """What ingest writes to the database, as a wait's source."""
+        return Listen(self.database)
 
     def db(self) -> psycopg.Connection[Any]:
         return psycopg.connect(self.database)

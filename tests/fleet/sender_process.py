@@ -1,5 +1,7 @@
 """A cabinet's link as a process of its own, for the tests that kill it: the real sender
-on the database given, with the tests' quick timings, until it is killed.
+on the database given, with the tests' quick timings, until it is killed. It says
+``sending`` once open, then a line at each change of the link
+(:attr:`cabinet.link.connection.Connection.changed`), for the test's waits.
 
     python -m tests.fleet.sender_process DATABASE
 """
@@ -17,6 +19,7 @@ def main() -> None:
     sender = fast(Sender(Path(sys.argv[1]), version="test", synced=lambda: True))
     if not sender.open():
         raise SystemExit("in no fleet")
+    sender.changed.append(lambda: print("changed", flush=True))
     print("sending", flush=True)
     while True:
         sender.step()

@@ -302,15 +302,18 @@ def running(*parts: Broker | IngestProcess) -> Iterator[None]:
 
 
 class Inbox:
-    """What the mail server received: each mail with its envelope's recipients."""
+    """What the mail server received: each mail with its envelope's recipients, each a
+    change (:attr:`changes`, said on the server's thread)."""
 
     def __init__(self) -> None:
         self.mails: list[tuple[list[str], EmailMessage]] = []
+        self.changes = Changes()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         self.mails.append((list(envelope.rcpt_tos), message))
+        self.changes.note()
         return "250 OK"
 
 

@@ -18,6 +18,7 @@ import psycopg
 from fleet import cli, store
 from fleet.broker import FleetConfig
 from tests.fleet.services import Broker, IngestProcess
+from tests.fleet.waiting import Listen
 from tests.web.harness import Account, WebApp, csrf_token, log_in
 
 #: The widths the pages are looked at in: a phone's, and a desktop's.
@@ -36,6 +37,11 @@ class Site:
     @property
     def port(self) -> int:
         return FleetConfig.load(self.folder).port
+
+    @property
+    def ingested(self) -> Listen:
+        """What ingest writes to the database, as a wait's source."""
+        return Listen(self.database)
 
     def db(self) -> psycopg.Connection[Any]:
         return psycopg.connect(self.database)

@@ -85,7 +85,8 @@ def champions(runs: int, database: str, folder: Path, work: Path, port: int) -> 
     """``runs`` records, one after the other: seconds from A's game to B's attract view;
     and the board's query alone, before (``board_query_s``)."""
     from bench.route import percentiles
-    from tests.fleet.services import Broker, running, wait_for
+    from tests.fleet.services import Broker, running
+    from tests.fleet.waiting import wait_for
 
     a, b = _two_cabinets(folder, work)
     board_query_s = board_s(database, 600)
@@ -94,7 +95,13 @@ def champions(runs: int, database: str, folder: Path, work: Path, port: int) -> 
         for sender in senders:
             sender.start()
         try:
-            wait_for("both cabinets connected", lambda: all(s.connected for s in senders), 60)
+            wait_for(
+                "both cabinets connected",
+                lambda: all(s.connected for s in senders),
+                a.changes,
+                b.changes,
+                timeout_s=60,
+            )
             seconds = _records(runs, a, b)
         finally:
             for sender in senders:
@@ -138,7 +145,7 @@ def _records(runs: int, a: Cabinet, b: Cabinet) -> list[float]:
     from cabinet.halloffame.board import Candidate, Category
     from game.summary import Seat
     from tests.fleet.cabinets import cpu_game
-    from tests.fleet.services import wait_for
+    from tests.fleet.waiting import wait_for
 
     seconds: list[float] = []
     game = cpu_game(1)
@@ -152,6 +159,6 @@ def _records(runs: int, a: Cabinet, b: Cabinet) -> list[float]:
         (entry,) = a.store.fame_entries_of(game_id)
         a.store.set_initials(entry.entry_id, initials)
         shown = functools.partial(_shown, b.path, initials, figure)
-        wait_for("cabinet B's attract to show the record", shown, 60)
+        wait_for("cabinet B's attract to show the record", shown, b.changes, timeout_s=60)
         seconds.append(time.perf_counter() - start)
     return seconds

@@ -27,8 +27,7 @@ from typing import Any
 import psycopg
 
 from fleet import cli
-from tests.fleet import waiting
-from tests.fleet.waiting import Changes, Output
+from tests.fleet.waiting import Changes, Output, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,17 +36,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def wait_for(what: str, check: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    """Poll ``check`` until it holds; fail the test after ``timeout_s``. It waits on real
-    processes (the broker, PostgreSQL, ingest), which no virtual clock drives: the pause
-    only spaces the looks, it makes nothing happen."""
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def _pg_bin(name: str) -> str:
@@ -255,7 +243,7 @@ def _come_up(
 ) -> None:
     """Wait for ``part`` to say it is up; stop it if it does not."""
     try:
-        waiting.wait_for(what, up, output, timeout_s=within_s)
+        wait_for(what, up, output, timeout_s=within_s)
     except BaseException:
         part.stop()
         raise

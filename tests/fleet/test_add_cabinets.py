@@ -19,8 +19,9 @@ from fleet.cabinet_file import CabinetRow
 from fleet.cabinets import add_cabinet, add_cabinets
 from fleet.join_file import read_join
 from tests.fleet.conftest import Route
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
 from tests.fleet.uplink import Uplink
+from tests.fleet.waiting import Said, wait_for
 
 
 def _csv(path: Path, rows: list[str], header: str = "name,location") -> Path:
@@ -41,10 +42,10 @@ def _broker_users(route: Route) -> list[str]:
 
 def _connects(route: Route, join_file: Path) -> bool:
     uplink = Uplink(join_file, route.port)
-    seen: dict[str, str] = {}
+    seen = Said()
     uplink.client.on_connect = lambda c, u, f, reason, p: seen.__setitem__("c", str(reason))
     with uplink:
-        wait_for("the broker's answer", lambda: "c" in seen, 10)
+        wait_for("the broker's answer", lambda: "c" in seen, seen.changes, timeout_s=10)
     return seen["c"] == "Success"
 
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from fleet.wire import Batch, Event, batch_topic, parse_batch
 from fleet.wire_common import MAX_MESSAGE_BYTES, WireError
 from tests.fleet.conftest import Route
-from tests.fleet.services import wait_for
 from tests.fleet.strategies import json_values
 from tests.fleet.uplink import Uplink
+from tests.fleet.waiting import wait_for
 
 TOPIC = batch_topic("bar-1")
 GOOD = Batch(
@@ -112,8 +112,9 @@ def test_each_bad_message_is_refused_once_and_nothing_is_stored(
         assume(False)  # a valid batch, by chance: not this test's business
     before, lines = _refused(route), _log_lines(route)
     publisher.send(payload)
-    wait_for("the refusal", lambda: _refused(route) == before + 1)
-    wait_for("its log line", lambda: _log_lines(route) == lines + 1)
+    wait_for("the refusal", lambda: _refused(route) == before + 1, route.ingested)
+    assert route.ingest.output is not None
+    wait_for("its log line", lambda: _log_lines(route) == lines + 1, route.ingest.output.changes)
     assert route.stored("bar-1") == 0
     assert route.ingest.process is not None and route.ingest.process.poll() is None
 
@@ -121,7 +122,7 @@ def test_each_bad_message_is_refused_once_and_nothing_is_stored(
 def test_after_the_bad_ones_a_good_one_is_stored(route: Route, publisher: Uplink) -> None:
     publisher.send(b"not json")
     publisher.send(GOOD.dumps())
-    wait_for("the good one", lambda: route.stored("bar-1") == 1)
+    wait_for("the good one", lambda: route.stored("bar-1") == 1, route.ingested)
     assert _refused(route) == 1
 
 
@@ -141,7 +142,7 @@ def test_refused_messages_are_counted_by_cabinet_and_refusal(
         claim.dumps(),
     ):
         publisher.send(payload)
-    wait_for("seven refusals", lambda: _refused(route) == 7)
+    wait_for("seven refusals", lambda: _refused(route) == 7, route.ingested)
     assert _counts(route) == {
         ("bar-1", "not_json"): (2, "not a JSON object"),
         ("bar-1", "oversized"): (1, f"oversized: {MAX_MESSAGE_BYTES + 1} bytes (at most 262144)"),
@@ -150,5 +151,5 @@ def test_refused_messages_are_counted_by_cabinet_and_refusal(
         ("bar-1", "wrong_cabinet"): (1, "addressed to bar-1's topic but says it is from bar-2"),
     }
     publisher.send(GOOD.dumps())
-    wait_for("the good one", lambda: route.stored("bar-1") == 1)
+    wait_for("the good one", lambda: route.stored("bar-1") == 1, route.ingested)
     assert _refused(route) == 7

@@ -17,7 +17,8 @@ from fleet.options import set_option
 from fleet.wire import Presence
 from tests.fleet.conftest import Route
 from tests.fleet.events import empty, presence, weekday_earnings
-from tests.fleet.services import Inbox, free_port, mail_server, wait_for
+from tests.fleet.services import Inbox, free_port, mail_server
+from tests.fleet.waiting import wait_for
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def test_the_digest_arrives_with_the_alerts(route: Route, inbox: tuple[Inbox, in
             set_option(db, key, value)
         sent = digest.send(db, "Test Route", now)
         assert store.cabinet_state(db, "bar-1") is store.CabinetState.ACTIVE
-    wait_for("both mails", lambda: len(mails.mails) == len(sent) == 2, 10)
+    wait_for("both mails", lambda: len(mails.mails) == len(sent) == 2, mails.changes, timeout_s=10)
     by_to = {tuple(to): message for to, message in mails.mails}
     owners = by_to[("owner@example.com", "collector@example.com")].get_content()
     tech = by_to[("tech@example.com",)].get_content()

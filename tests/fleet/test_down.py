@@ -28,7 +28,7 @@ from fleet.join_file import Join
 from fleet.wire_down import CHAMPIONS_TOPIC, Champion, Champions, SettingsDocument, settings_topic
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
-from tests.fleet.services import wait_for
+from tests.fleet.waiting import wait_for
 
 V = 10**12
 """Versions far above any the fleet's own ingest would publish from an empty database."""
@@ -91,14 +91,18 @@ def test_champions_reach_the_attract_turn_newest_only_and_stay(route: Route, fle
     sender = started(cabinet)
     try:
         fleet.publish(CHAMPIONS_TOPIC, board(V + 2).dumps())
-        wait_for("the champions", lambda: kept(cabinet.store) == V + 2)
+        wait_for("the champions", lambda: kept(cabinet.store) == V + 2, cabinet.changes)
         fleet.publish(CHAMPIONS_TOPIC, board(V + 1, "OLD").dumps())
         fleet.publish(CHAMPIONS_TOPIC, b"{not json")  # one log line, ignored
         # A settings document after them marks that the link has read them all.
         fleet.publish(
             settings_topic("route"), route_document(V, "[cabinet]\nvolume = 10\n").dumps()
         )
-        wait_for("the marker", lambda: bool(fleet_documents.held(cabinet.store.db.connection)))
+        wait_for(
+            "the marker",
+            lambda: bool(fleet_documents.held(cabinet.store.db.connection)),
+            cabinet.changes,
+        )
         assert kept(cabinet.store) == V + 2
         [volume] = settings_documents.take(cabinet.store)
         assert volume.applied and cabinet.store.settings["volume"] == 10
@@ -107,7 +111,7 @@ def test_champions_reach_the_attract_turn_newest_only_and_stay(route: Route, fle
             settings_topic("route"), route_document(V, "[cabinet]\nvolume = 20\n").dumps()
         )
         fleet.publish(CHAMPIONS_TOPIC, board(V + 3).dumps())
-        wait_for("the champions after it", lambda: kept(cabinet.store) == V + 3)
+        wait_for("the champions after it", lambda: kept(cabinet.store) == V + 3, cabinet.changes)
         assert fleet_documents.held(cabinet.store.db.connection) == []
     finally:
         sender.stop()
@@ -155,7 +159,7 @@ def test_settings_documents_applied_refused_and_reported(route: Route, fleet: Fl
                 ).fetchall()
                 return [(c, b["document"], b["result"], b["reason"]) for c, b in rows]
 
-            wait_for("three reports in PostgreSQL", lambda: len(reports()) == 3)
+            wait_for("three reports in PostgreSQL", lambda: len(reports()) == 3, route.ingested)
             assert sorted(reports()) == [
                 ("bar-1", "location-1", "refused", str(why.value)),
                 ("bar-1", "route", "applied", ""),

@@ -19,7 +19,8 @@ from game.summary import Seat
 from tests.fleet.cabinets import cpu_game
 from tests.fleet.conftest import Route
 from tests.fleet.downlink import Downlink
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
+from tests.fleet.waiting import wait_for
 
 ROUTE_TOML = "[game]\nrace_window_ms = 120\n"
 LOCATION_TOML = "[operator]\nmissing_switch_games = 12\n"
@@ -34,7 +35,11 @@ def test_champions_and_settings_documents_reach_the_cabinets(route: Route) -> No
         sender = cabinet.sender()
         assert sender.start()
         try:
-            wait_for("the route's document", lambda: down.get(settings_topic("route")) is not None)
+            wait_for(
+                "the route's document",
+                lambda: down.get(settings_topic("route")) is not None,
+                down.changes,
+            )
             got = parse_settings_document(
                 settings_topic("route"), down.get(settings_topic("route")) or b""
             )
@@ -56,7 +61,7 @@ def test_champions_and_settings_documents_reach_the_cabinets(route: Route) -> No
                     c.initials == "ACE" for c in parse_champions(payload).champions
                 )
 
-            wait_for("the champion on the other cabinet", champion, 5)
+            wait_for("the champion on the other cabinet", champion, down.changes, timeout_s=5)
             assert time.monotonic() - set_at < 5
             board = parse_champions(down.get(CHAMPIONS_TOPIC) or b"")
             assert [(c.category, c.figure, c.venue, c.cabinet) for c in board.champions] == [
@@ -66,12 +71,22 @@ def test_champions_and_settings_documents_reach_the_cabinets(route: Route) -> No
                 location = documents.document_id(conn, "Cinema Nova")
                 local = documents.save_document(conn, "Cinema Nova", LOCATION_TOML, "owner")
             topic = settings_topic(location)
-            wait_for("the location's document", lambda: down.get(topic) is not None, 5)
+            wait_for(
+                "the location's document",
+                lambda: down.get(topic) is not None,
+                down.changes,
+                timeout_s=5,
+            )
             assert parse_settings_document(topic, down.get(topic) or b"") == local
         finally:
             sender.stop()
         with Downlink(other, route.port) as fresh:  # retained: a cabinet connecting later
-            wait_for("the retained documents", lambda: len(fresh.payloads) == 3, 5)
+            wait_for(
+                "the retained documents",
+                lambda: len(fresh.payloads) == 3,
+                fresh.changes,
+                timeout_s=5,
+            )
             assert parse_champions(fresh.payloads[CHAMPIONS_TOPIC]) == board
     with route.db() as conn:
         (published,) = conn.execute(

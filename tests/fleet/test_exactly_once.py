@@ -4,7 +4,8 @@ fleet's totals equal each cabinet's books, and the acknowledgements empty the ou
 from __future__ import annotations
 
 from tests.fleet.conftest import Route
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
+from tests.fleet.waiting import wait_for
 
 
 def test_three_cabinets_arrive_once_each_and_their_outboxes_empty(route: Route) -> None:
@@ -19,7 +20,7 @@ def test_three_cabinets_arrive_once_each_and_their_outboxes_empty(route: Route) 
             assert sender.start()
         try:
             for cabinet in cabinets:
-                wait_for("the outbox to empty", lambda c=cabinet: c.queued() == 0)
+                wait_for("the outbox to empty", lambda c=cabinet: c.queued() == 0, cabinet.changes)
         finally:
             for sender in senders:
                 sender.stop()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from cabinet.fairness.certificate import CaseResult, Certificate, Source
 from cabinet.storage import fairness
 from tests.fleet.conftest import Route
-from tests.fleet.services import IngestProcess, running, wait_for
+from tests.fleet.services import IngestProcess, running
 from tests.fleet.test_faults import sending
+from tests.fleet.waiting import wait_for
 
 CERTIFICATE = Certificate(
     Source.JIG,
@@ -34,7 +35,9 @@ def test_a_certificate_is_stored_once_though_sent_again(route: Route) -> None:
         assert cabinet.queued() > 0  # the cabinet was not told
         crashing.set_log_aside()
         with running(route.ingest):  # sent again; stored once; acknowledged
-            wait_for("the outbox to empty", lambda: cabinet.queued() == 0, 60)
+            wait_for(
+                "the outbox to empty", lambda: cabinet.queued() == 0, cabinet.changes, timeout_s=60
+            )
     assert route.stored("bar-1", "fairness") == 1
     assert route.stored("bar-1", "game") == 1
     with route.db() as conn:

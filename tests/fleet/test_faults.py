@@ -20,12 +20,15 @@ from fleet.join_file import read_join
 from fleet.wire import Batch, Event, batch_topic
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
-from tests.fleet.services import ROOT, IngestProcess, Postgres, running, wait_for
+from tests.fleet.services import ROOT, IngestProcess, Postgres, running
+from tests.fleet.waiting import Pipe, wait_for
 
 
 def assert_books_match(route: Route, cabinet: Cabinet, name: str) -> None:
     """The fleet holds every game and coin of the cabinet's books, once each."""
-    wait_for(f"{name}'s outbox to empty", lambda: cabinet.queued() == 0, 60)
+    wait_for(
+        f"{name}'s outbox to empty", lambda: cabinet.queued() == 0, cabinet.changes, timeout_s=60
+    )
     assert route.stored(name, "game") == cabinet.games
     assert route.stored(name, "money") == cabinet.coins
     with route.db() as conn:
@@ -77,7 +80,7 @@ def test_the_broker_down_for_a_whole_day_of_play(route: Route) -> None:
     with sending(cabinet):  # no broker: it backs off and keeps trying
         play_some(cabinet, random.Random(2), 300)  # a day: about 90 games and 210 coins
         status = lambda: read_status(cabinet.store.db.connection)  # noqa: E731
-        wait_for("a failed attempt", lambda: "cannot reach" in status().error)
+        wait_for("a failed attempt", lambda: "cannot reach" in status().error, cabinet.changes)
         assert not status().connected
         assert cabinet.queued() >= 300
         with running(route.broker, route.ingest):
@@ -89,10 +92,10 @@ def test_the_broker_stopped_silently_a_partition(route: Route) -> None:
     rng = random.Random(3)
     with running(route.broker, route.ingest), sending(cabinet) as sender:
         play_some(cabinet, rng, 20)
-        wait_for("the first events through", lambda: cabinet.queued() == 0)
+        wait_for("the first events through", lambda: cabinet.queued() == 0, cabinet.changes)
         route.broker.signal(signal.SIGSTOP)  # no FIN, no RST: silence
         play_some(cabinet, rng, 30)
-        wait_for("the sender to notice", lambda: not sender.connected, 30)
+        wait_for("the sender to notice", lambda: not sender.connected, cabinet.changes)
         route.broker.signal(signal.SIGCONT)
         play_some(cabinet, rng, 10)
         assert_books_match(route, cabinet, "bar-1")
@@ -110,11 +113,14 @@ def test_a_cabinet_killed_while_sending_at_seeded_moments(route: Route) -> None:
                 stdout=subprocess.PIPE,
             )
             assert link.stdout is not None and link.stdout.readline() == b"sending\n"
-            # The seeded moment it dies: once the fleet holds a seeded number more events.
+            # The seeded moment it dies: once the fleet holds a seeded number more events
+            # (or the link has sent everything: it says each change on its output).
             target = route.stored("bar-1") + rng.randrange(1, 40)
             wait_for(
                 "the seeded moment",
                 lambda t=target: route.stored("bar-1") >= t or not cabinet.queued(),
+                route.ingested,
+                Pipe(link.stdout),
             )
             link.kill()
             link.wait()
@@ -170,12 +176,12 @@ def test_duplicate_deliveries_are_stored_once(route: Route) -> None:
         try:
             for batch in (half, whole, half, whole, whole):
                 duplicate.publish(batch_topic("bar-1"), batch.dumps(), qos=1).wait_for_publish(10)
-            wait_for("all of it stored", lambda: route.stored("bar-1") == len(rows))
+            wait_for("all of it stored", lambda: route.stored("bar-1") == len(rows), route.ingested)
         finally:
             duplicate.loop_stop()
             duplicate.disconnect()
         with sending(cabinet) as sender:  # the retained acknowledgement empties the outbox
-            wait_for("the outbox to empty", lambda: cabinet.queued() == 0)
-            wait_for("its heartbeat", lambda: route.stored("bar-1", "health") == 1)
+            wait_for("the outbox to empty", lambda: cabinet.queued() == 0, cabinet.changes)
+            wait_for("its heartbeat", lambda: route.stored("bar-1", "health") == 1, route.ingested)
             assert sender.batches_sent == 1  # the heartbeat alone: nothing sent again
     assert_books_match(route, cabinet, "bar-1")

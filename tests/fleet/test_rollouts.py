@@ -23,7 +23,8 @@ from fleet.alerts import AlertKind, open_alerts
 from fleet.rollouts import RolloutError
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
+from tests.fleet.waiting import wait_for
 
 URL = "https://fleet.example.com:8443/releases/"
 
@@ -114,14 +115,33 @@ def test_the_canary_first_then_the_rest_then_done(route: Route) -> None:
     with running(route.broker, route.ingest):
         links = senders(group)
         try:
-            wait_for("the canary's offer", lambda: first.step() == "installed")
+            # Each step the display takes is a commit of the cabinet's: the next look follows.
+            wait_for(
+                "the canary's offer", lambda: first.step() == "installed", first.cabinet.changes
+            )
             assert first.installs == ["0.2.0"]
             assert all(m.step() is None for m in rest)  # not offered before the canary's done
-            wait_for("the canary's report", lambda: states(route, rollout)[canary] == "installed")
-            wait_for("the rest's offers", lambda: all(m.step() == "installed" for m in rest))
-            wait_for("every report", lambda: set(states(route, rollout).values()) == {"installed"})
+            wait_for(
+                "the canary's report",
+                lambda: states(route, rollout)[canary] == "installed",
+                route.ingested,
+            )
+            wait_for(
+                "the rest's offers",
+                lambda: all(m.step() == "installed" for m in rest),
+                *(m.cabinet.changes for m in rest),
+            )
+            wait_for(
+                "every report",
+                lambda: set(states(route, rollout).values()) == {"installed"},
+                route.ingested,
+            )
             with route.db() as conn:
-                wait_for("the rollout's end", lambda: rollouts.rollouts(conn)[0].state == "done")
+                wait_for(
+                    "the rollout's end",
+                    lambda: rollouts.rollouts(conn)[0].state == "done",
+                    route.ingested,
+                )
         finally:
             for link in links:
                 link.stop()
@@ -138,11 +158,15 @@ def test_a_canary_that_rolls_back_halts_the_rest_and_raises_an_alert(route: Rout
     with running(route.broker, route.ingest):
         links = senders(group)
         try:
-            wait_for("the canary's install", lambda: first.step() == "installing")
+            wait_for(
+                "the canary's install", lambda: first.step() == "installing", first.cabinet.changes
+            )
             first.step()  # started again on the old version: the rollback is seen
             assert first.step() == "rolled_back"
             with route.db() as conn:
-                wait_for("the halt", lambda: rollouts.rollouts(conn)[0].state == "halted")
+                wait_for(
+                    "the halt", lambda: rollouts.rollouts(conn)[0].state == "halted", route.ingested
+                )
                 halted = rollouts.rollouts(conn)[0]
                 assert halted.reason == f"{canary} rolled back: failed to start 3 times in a row"
                 [alert] = [a for a in open_alerts(conn, datetime.now(UTC))

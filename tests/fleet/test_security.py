@@ -21,14 +21,16 @@ from fleet.join_file import read_join
 from fleet.wire import Batch, Event, batch_topic
 from tests.fleet.cabinets import Cabinet, fast
 from tests.fleet.conftest import Route
-from tests.fleet.services import ROOT, running, wait_for
+from tests.fleet.services import ROOT, running
 from tests.fleet.sockets import LISTEN, inet_sockets, process_tree
+from tests.fleet.waiting import Output, Said, wait_for
 
 EPOCH = "0123456789abcdef"
 
 
-def _client(route: Route, name: str, *, tls: bool = True) -> tuple[mqtt.Client, dict[str, str]]:
-    """An MQTT v5 client with ``name``'s credentials, connected (or refused)."""
+def _client(route: Route, name: str, *, tls: bool = True) -> tuple[mqtt.Client, Said]:
+    """An MQTT v5 client with ``name``'s credentials, connected (or refused), and what its
+    callbacks said: the CONNACK's reason, each PUBACK's by message id."""
     join = read_join(route.root / f"{name}.join.json")
     client = mqtt.Client(
         CallbackAPIVersion.VERSION2, client_id=name, protocol=MQTTProtocolVersion.MQTTv5
@@ -36,7 +38,7 @@ def _client(route: Route, name: str, *, tls: bool = True) -> tuple[mqtt.Client, 
     client.username_pw_set(name, join.password)
     if tls:
         client.tls_set_context(join.tls_context())
-    seen: dict[str, str] = {}
+    seen = Said()
     client.on_connect = lambda c, u, f, reason, p: seen.__setitem__("connect", str(reason))
     client.on_publish = lambda c, u, mid, reason, p: seen.__setitem__(str(mid), str(reason))
     return client, seen
@@ -55,15 +57,15 @@ def test_one_cabinet_cannot_publish_as_another(route: Route) -> None:
         client.connect("localhost", route.port)
         client.loop_start()
         try:
-            wait_for("the connection", lambda: seen.get("connect") == "Success")
+            wait_for("the connection", lambda: seen.get("connect") == "Success", seen.changes)
             # On bar-2's topic: the broker refuses it (PUBACK 0x87).
             theirs = client.publish(batch_topic("bar-2"), _door(1, "bar-2"), qos=1)
-            wait_for("the refusal", lambda: str(theirs.mid) in seen)
+            wait_for("the refusal", lambda: str(theirs.mid) in seen, seen.changes)
             assert seen[str(theirs.mid)] == "Not authorized"
             # On its own topic, claiming to be bar-2: ingest refuses it.
             claim = client.publish(batch_topic("bar-1"), _door(1, "bar-2"), qos=1)
-            wait_for("the broker's PUBACK", lambda: str(claim.mid) in seen)
-            wait_for("ingest's refusal", lambda: _refused(route) == 1)
+            wait_for("the broker's PUBACK", lambda: str(claim.mid) in seen, seen.changes)
+            wait_for("ingest's refusal", lambda: _refused(route) == 1, route.ingested)
         finally:
             client.loop_stop()
             client.disconnect()
@@ -85,13 +87,15 @@ def test_a_revoked_cabinet_is_shut_out(route: Route) -> None:
         sender.start()
         try:
             cabinet.coin()
-            wait_for("the coin through", lambda: cabinet.queued() == 0)
+            wait_for("the coin through", lambda: cabinet.queued() == 0, cabinet.changes)
             assert cli.main(["revoke", "bar-1", "--dir", str(route.folder)]) == 0
-            wait_for("the broker to let it go", lambda: not sender.connected)
+            wait_for("the broker to let it go", lambda: not sender.connected, cabinet.changes)
             cabinet.coin()
             status = lambda: read_status(cabinet.store.db.connection)  # noqa: E731
             wait_for(
-                "a refusal", lambda: "refused" in status().error or "no answer" in status().error
+                "a refusal",
+                lambda: "refused" in status().error or "no answer" in status().error,
+                cabinet.changes,
             )
             assert not sender.connected
             # Kept on the cabinet (with the audits it changed): the truth stays there.
@@ -123,9 +127,11 @@ def test_a_plain_tcp_connection_gets_nowhere(route: Route) -> None:
         assert ports == {route.port}
 
 
-def _run_cabinet(data_dir: Path, seconds: float) -> subprocess.Popen[str]:
+def _run_cabinet(data_dir: Path, seconds: float) -> tuple[subprocess.Popen[bytes], Output]:
+    """``spit-cabinet run`` on ``data_dir`` for ``seconds``, and its log (standard error,
+    kept in ``cabinet.log`` beside the data)."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYTHONPATH=str(ROOT))
-    return subprocess.Popen(
+    process = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -142,10 +148,19 @@ def _run_cabinet(data_dir: Path, seconds: float) -> subprocess.Popen[str]:
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        text=True,
     )
+    assert process.stderr is not None
+    return process, Output(process.stderr, data_dir.parent / "cabinet.log")
+
+
+def _end(process: subprocess.Popen[bytes], output: Output) -> str:
+    """Stop the cabinet; everything it logged."""
+    process.terminate()
+    process.wait(30)
+    output.join()
+    return output.text()
 
 
 def test_the_cabinet_listens_on_no_port_and_connects_out_only(route: Route) -> None:
@@ -153,9 +168,11 @@ def test_the_cabinet_listens_on_no_port_and_connects_out_only(route: Route) -> N
     cabinet.close()
     route.cabinets.remove(cabinet)
     with running(route.broker, route.ingest):
-        process = _run_cabinet(cabinet.data_dir, 60)
+        process, output = _run_cabinet(cabinet.data_dir, 60)
         try:
-            wait_for("its presence", lambda: _presence(route) == "online", 60)
+            wait_for(
+                "its presence", lambda: _presence(route) == "online", route.ingested, timeout_s=60
+            )
             sockets = [s for pid in process_tree(process.pid) for s in inet_sockets(pid)]
             assert not [s for s in sockets if s.state == LISTEN or s.table.startswith("udp")]
             # Out to the broker, and paho's own wake-up pair: two loopback sockets
@@ -165,10 +182,9 @@ def test_the_cabinet_listens_on_no_port_and_connects_out_only(route: Route) -> N
             assert outward == {route.port}
             assert any(s.remote_port == route.port for s in sockets)
         finally:
-            process.terminate()
-            _, err = process.communicate(timeout=30)
+            err = _end(process, output)
         assert "fleet link: connected" in err and "Traceback" not in err
-        wait_for("its presence", lambda: _presence(route) == "offline", 30)
+        wait_for("its presence", lambda: _presence(route) == "offline", route.ingested)
 
 
 def _presence(route: Route) -> str | None:
@@ -179,15 +195,19 @@ def _presence(route: Route) -> str | None:
 
 def test_a_cabinet_with_no_fleet_makes_no_connection(tmp_path: Path) -> None:
     Cabinet(tmp_path / "home", None).close()  # its database, made
-    process = _run_cabinet(tmp_path / "home", 30)
+    process, output = _run_cabinet(tmp_path / "home", 30)
     try:
-        # Running: the display has opened its screen and started the table.
-        wait_for("the cabinet to run", lambda: len(process_tree(process.pid)) > 1, 30)
+        # Running: the display has opened its screen and started the table (it logs it).
+        wait_for(
+            "the cabinet to run",
+            lambda: len(process_tree(process.pid)) > 1,
+            output.changes,
+            timeout_s=30,
+        )
         sockets = [s for pid in process_tree(process.pid) for s in inet_sockets(pid)]
         assert sockets == []
     finally:
-        process.terminate()
-        _, err = process.communicate(timeout=30)
+        err = _end(process, output)
     assert "fleet link" not in err and "Traceback" not in err
     assert "paho" not in err
     with socket.socket() as s:  # the check above can see a socket: it sees this one
@@ -205,11 +225,11 @@ def test_a_read_only_database_is_said_in_the_presence(route: Route) -> None:
     with running(route.broker, route.ingest):
         sender.start()
         try:
-            wait_for("online", lambda: _presence(route) == "online")
+            wait_for("online", lambda: _presence(route) == "online", route.ingested)
             writable["now"] = False
-            wait_for("the fault", lambda: _faults(route) == ["database_read_only"])
+            wait_for("the fault", lambda: _faults(route) == ["database_read_only"], route.ingested)
             writable["now"] = True
-            wait_for("it cleared", lambda: _faults(route) == [])
+            wait_for("it cleared", lambda: _faults(route) == [], route.ingested)
         finally:
             sender.stop()
 

@@ -16,7 +16,8 @@ import pytest
 from fleet.wire import Presence
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.events import presence, put
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
+from tests.fleet.waiting import wait_for
 from tests.web.harness import Account, WebApp
 from tests.web.site import Site
 
@@ -87,9 +88,13 @@ def test_a_collection_while_a_real_cabinet_is_offline_is_estimated_then_settles(
             sender.start()
             for _ in range(2):
                 cabinet.coin(1)  # 2 x 1.00, sent at once
-            wait_for("the coins in the fleet", lambda: _books(site, "col-real") == 200)
+            wait_for(
+                "the coins in the fleet", lambda: _books(site, "col-real") == 200, site.ingested
+            )
             sender.stop()
-            wait_for("the cabinet offline", lambda: _state(site, "col-real") == "offline")
+            wait_for(
+                "the cabinet offline", lambda: _state(site, "col-real") == "offline", site.ingested
+            )
             for _ in range(3):
                 cabinet.coin(2)  # 3 x 2.00 while the venue's internet is down
             page = site.page("collector")
@@ -103,10 +108,11 @@ def test_a_collection_while_a_real_cabinet_is_offline_is_estimated_then_settles(
             try:
 
                 def settled() -> bool:
+                    """The page loaded again (at each of ingest's writes) says it."""
                     page.reload()
                     return page.locator("#entered .estimated-tag").count() == 0
 
-                wait_for("the collection to settle", settled)
+                wait_for("the collection to settle", settled, site.ingested)
                 assert page.locator("#entered .difference").inner_text() == "matches"
                 assert "8.00" in page.locator("#entered").inner_text()
             finally:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.fleet.conftest import Route
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
+from tests.fleet.waiting import wait_for
 from tests.web.harness import Account, WebApp, log_in
 from tests.web.site import cells
 
@@ -26,22 +27,25 @@ def test_three_cabinets_fill_the_route_and_one_goes_offline(
             assert sender.start()
         try:
             for cabinet in cabinets:
-                wait_for("the outbox to empty", lambda c=cabinet: c.queued() == 0)
+                wait_for("the outbox to empty", lambda c=cabinet: c.queued() == 0, cabinet.changes)
 
             def shown(name: str, key: str, value: str) -> bool:
+                """The route page loaded again (at each of ingest's writes) shows it."""
                 page.goto(web.url("/"))
                 return cells(page, name).get(key) == value
 
             for i, cabinet in enumerate(cabinets):
                 name = f"pub-{i}"
-                wait_for(f"{name} online", lambda n=name: shown(n, "Online", "online"))
+                wait_for(
+                    f"{name} online", lambda n=name: shown(n, "Online", "online"), route.ingested
+                )
                 row = cells(page, name)
                 assert row["Games today"] == str(cabinet.games) == str(1 + i)
                 assert row["Version"] == f"9.{i}"
                 expected = f"{cabinet.earnings_cents() / 100:,.2f}"
                 assert row["Today"] == row["Since collection"] == expected
             senders[1].stop()
-            wait_for("pub-1 offline", lambda: shown("pub-1", "Online", "offline"))
+            wait_for("pub-1 offline", lambda: shown("pub-1", "Online", "offline"), route.ingested)
             assert cells(page, "pub-0")["Online"] == "online"
             page.goto(web.url("/?location=Venue+1"))
             assert page.locator("#route tbody tr").count() == 1

@@ -12,8 +12,9 @@ from typing import Any
 
 from fleet.wire import Batch, Event
 from tests.fleet.conftest import Route
-from tests.fleet.services import running, wait_for
+from tests.fleet.services import running
 from tests.fleet.uplink import Uplink
+from tests.fleet.waiting import wait_for
 from tests.web.site import PHONE, Site, no_sideways_scroll
 
 DOOR = Batch(
@@ -46,7 +47,7 @@ def test_refused_messages_are_counted_and_shown(route: Route, site: Site) -> Non
         uplink.send(b"not json")
         uplink.send(json.dumps(malformed).encode())
         uplink.send(b"{also not json")
-        wait_for("three refusals", lambda: sum(_counts(site).values()) == 3)
+        wait_for("three refusals", lambda: sum(_counts(site).values()) == 3, route.ingested)
     assert _counts(site) == {"not_json": 2, "malformed": 1}
 
     page = site.page("technician")

@@ -30,7 +30,8 @@ from game.summary import Seat
 from tests.fleet.cabinets import Cabinet
 from tests.fleet.conftest import Route
 from tests.fleet.events import weekday_earnings
-from tests.fleet.services import mail_server, running, wait_for
+from tests.fleet.services import mail_server, running
+from tests.fleet.waiting import wait_for
 from tests.web.harness import Account, WebApp
 from tests.web.site import Site, cells
 
@@ -95,8 +96,8 @@ def test_a_dead_button_and_low_earnings_reach_the_pages_and_the_digest(
         cabinet.play(seed, people, dead=(0, Button.SLOT2))
     assert cabinet.store.missing_switches == ["p1.slot2"]
     with linked(cabinet):
-        wait_for("the fault in PostgreSQL", lambda: live.stored(name, "fault") == 1)
-        wait_for("the outbox sent", lambda: cabinet.queued() == 0)
+        wait_for("the fault in PostgreSQL", lambda: live.stored(name, "fault") == 1, live.ingested)
+        wait_for("the outbox sent", lambda: cabinet.queued() == 0, cabinet.changes)
         seen = {}
         for role in ("owner", "technician"):
             page = site.page(role)
@@ -122,7 +123,7 @@ def test_a_dead_button_and_low_earnings_reach_the_pages_and_the_digest(
         ]:
             assert spit_fleet(site, "option", key, value) == 0
         assert spit_fleet(site, "digest") == 0
-        wait_for("both mails", lambda: len(inbox.mails) == 2, 10)
+        wait_for("both mails", lambda: len(inbox.mails) == 2, inbox.changes, timeout_s=10)
     by_to = {tuple(to): message.get_content() for to, message in inbox.mails}
     owners = block(by_to[("owner@example.com", "collector@example.com")], venue)
     tech = block(by_to[("tech@example.com",)], venue)
@@ -149,7 +150,7 @@ def test_route_champions_reach_another_cabinet_s_attract_turn(live: Route) -> No
                 return []
             return [(c.category, c.initials, c.figure, c.venue, c.cabinet) for c in kept.champions]
 
-        wait_for("both champions on B", lambda: len(board()) == 2)
+        wait_for("both champions on B", lambda: len(board()) == 2, b.changes)
     assert board() == [
         ("longest_streak", "A55", 9, "Rovers Return", "e2e-champ-a"),
         ("most_plays", "ZED", 77, "Rovers Return", "e2e-champ-a"),
@@ -185,12 +186,13 @@ def test_a_settings_push_applied_on_one_cabinet_and_refused_on_another(
         assert "remote_settings" in refused.reason
 
         def shown() -> bool:
+            """The page loaded again (at each of ingest's writes) shows both."""
             page.reload()
             rows = ("#state-e2e-remote", "#state-e2e-local")
             classes = [page.locator(row).get_attribute("class") for row in rows]
             return classes == ["applied", "refused"]
 
-        wait_for("both reports on the page", shown)
+        wait_for("both reports on the page", shown, live.ingested)
         assert f"applied version {version}" in page.locator("#state-e2e-remote").inner_text()
         row = page.locator("#state-e2e-local")
         assert "refused" in row.locator("td.state").inner_text()

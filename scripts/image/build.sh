@@ -117,7 +117,7 @@ echo spit-cabinet >"$root/etc/hostname"
 
 say "initramfs: squashfs and the overlay"
 printf 'squashfs\noverlay\n' >>"$root/etc/initramfs-tools/modules"
-install -m 0755 "$files/initramfs-no-seed" "$root/etc/initramfs-tools/hooks/spit-cabinet-no-seed"
+install -m 0755 "$files/initramfs-card" "$root/etc/initramfs-tools/hooks/spit-cabinet"
 chroot "$root" update-initramfs -u -k all >"$work/initramfs.log" 2>&1 ||
   fail "update-initramfs failed: $(tail -n 20 "$work/initramfs.log")"
 

@@ -17,9 +17,11 @@ ROOTFS_EPOCH=1764979200 # 2025-12-06T00:00:00Z
 # The network a fleet's cabinet reports over: systemd-networkd (in systemd) takes an address
 # on the wired port by DHCP (build.sh), systemd-resolved the names (a join file's host),
 # systemd-timesyncd the time (a Pi 4 has no clock; a signed release's expiry is checked).
+# zstd: initramfs-tools compresses the initramfs with it (initramfs.conf's COMPRESS), and
+# falls back to gzip, three times slower for the kernel to unpack, where it is missing.
 PACKAGES=(
   systemd-sysv udev kmod util-linux fdisk e2fsprogs procps ca-certificates passwd
-  linux-image-arm64 initramfs-tools busybox raspi-firmware overlayroot
+  linux-image-arm64 initramfs-tools busybox raspi-firmware overlayroot zstd
   systemd-resolved systemd-timesyncd
   python3 python3-venv
   libdrm2 libgbm1 libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri libasound2 alsa-utils

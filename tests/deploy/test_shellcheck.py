@@ -23,7 +23,7 @@ SCRIPTS = [
     *sorted((REPO / "bench").glob("*.sh")),
     *(IMAGE / "files" / name for name in ("spit-cabinet-data", "spit-cabinet-seed")),
     IMAGE / "files" / "spit-cabinet-nodata",
-    IMAGE / "files" / "initramfs-no-seed",
+    IMAGE / "files" / "initramfs-card",
     IMAGE / "files" / "spit-cabinet-firstboot",
 ]
 

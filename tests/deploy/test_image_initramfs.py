@@ -1,7 +1,6 @@
 """The card's own initramfs hook (scripts/image/files/initramfs-card; docs/image.md,
 "Boot"), run as initramfs-tools runs it, on a folder standing in for the initramfs being
-made: the random seed and udev's hardware database go, and the card's partitions are
-tagged for systemd."""
+made: the random seed and udev's hardware database go, and nothing else."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from pathlib import Path
 from tests.deploy.conftest import REPO
 
 HOOK = REPO / "scripts" / "image" / "files" / "initramfs-card"
-RULE = "usr/lib/udev/rules.d/99-spit-cabinet-systemd.rules"
 
 
 def hook(*args: str, destdir: Path) -> subprocess.CompletedProcess[str]:
@@ -25,9 +23,7 @@ def hook(*args: str, destdir: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_seed_and_the_hardware_database_go_and_the_partitions_are_tagged(
-    tmp_path: Path,
-) -> None:
+def test_the_seed_and_the_hardware_database_go_and_the_rest_stays(tmp_path: Path) -> None:
     udev = tmp_path / "usr" / "lib" / "udev"
     (udev / "rules.d").mkdir(parents=True)
     (tmp_path / ".random-seed").write_bytes(os.urandom(512))
@@ -37,16 +33,14 @@ def test_the_seed_and_the_hardware_database_go_and_the_partitions_are_tagged(
     hook(destdir=tmp_path)
     assert not (tmp_path / ".random-seed").exists()
     assert not (udev / "hwdb.bin").exists()
-    assert kept.exists()  # the packages' rules stay: by-partuuid names come from them
-    rule = (tmp_path / RULE).read_text().strip()
-    # Every block device the initramfs's udev finds (the card and its partitions), on
-    # "add" and "change" alike, and nothing else: net and tty devices are the root's.
-    assert rule == 'SUBSYSTEM=="block", ACTION!="remove", TAG+="systemd"'
+    # The packages' rules stay (by-partuuid names come from them), and none is added.
+    assert [p.name for p in (udev / "rules.d").iterdir()] == [kept.name]
 
 
-def test_the_hook_makes_the_rules_folder_when_udev_left_none(tmp_path: Path) -> None:
+def test_an_initramfs_without_either_is_left_as_it_is(tmp_path: Path) -> None:
+    (tmp_path / "init").write_text("#!/bin/sh\n")
     hook(destdir=tmp_path)
-    assert (tmp_path / RULE).is_file()
+    assert [p.name for p in tmp_path.iterdir()] == ["init"]
 
 
 def test_it_asks_for_no_other_hook_first(tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ case $card in
   *.xz) xz -dc "$card" >"$RUN/card.img" ;;
   *) cp --sparse=always "$card" "$RUN/card.img" ;;
 esac
+export VIRTUAL_PI_CARD=$RUN/card.img # boot.sh boots this card, not the virtual Pi's image
 rm -f "$RUN/led" "$RUN/disk.qcow2" "$RUN/boots.jsonl"
 "$PYTHON" -m firmware_bridge.sim --link "$RUN/led" >"$RUN/led.log" 2>&1 &
 echo $! >"$RUN/led.pid"

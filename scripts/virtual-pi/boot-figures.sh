@@ -24,9 +24,11 @@ agent "systemd-analyze critical-chain spit-cabinet.service" >"$dir/critical-chai
 agent "systemd-analyze critical-chain 'opt-spit\\x2dcabinet.mount' 'var-lib-spit\\x2dcabinet.mount'" \
   >"$dir/critical-chain-mounts.txt" 2>&1 || true
 agent "systemd-analyze blame" >"$dir/blame.txt" 2>&1 || true
+# Quoted for the guest's shell, which would take the escapes' backslashes out.
 units="sysinit.target basic.target local-fs.target systemd-udev-trigger.service"
-units+=" spit-cabinet-data.service data.mount spit-cabinet-seed.service"
-units+=" opt-spit\\x2dcabinet.mount var-lib-spit\\x2dcabinet.mount spit-cabinet.service"
+units+=" 'dev-disk-by\\x2dpartuuid-53504954\\x2d03.device' spit-cabinet-data.service"
+units+=" data.mount spit-cabinet-seed.service"
+units+=" 'opt-spit\\x2dcabinet.mount' 'var-lib-spit\\x2dcabinet.mount' spit-cabinet.service"
 # shellcheck disable=SC2016 # expanded in the guest
 agent "for u in $units; do echo \"\$u \$(systemctl show -p InactiveExitTimestampMonotonic --value \"\$u\") \$(systemctl show -p ActiveEnterTimestampMonotonic --value \"\$u\")\"; done" \
   >"$dir/units.txt" 2>&1 || true

@@ -268,13 +268,14 @@ install_unit() {
   # The cabinet owns tty1; a login prompt there would fight it for the console at boot.
   run systemctl disable getty@tty1.service
   run systemctl enable "$UNIT_NAME"
-  # A release the fleet rolled out, installed as root when the cabinet asks (releases.md).
+  # A release the fleet rolled out, installed as root when the cabinet asks (releases.md),
+  # and a new version's trial ended as soon as it drew its first frame.
   local unit
   for unit in "${INSTALL_UNITS[@]}"; do
     render_unit "$(dirname "${BASH_SOURCE[0]}")/$unit" "$install_dir" "$data_dir" "$user" |
       write_file "/etc/systemd/system/$unit" 0644
+    [[ $unit != *.path ]] || run systemctl enable "$unit"
   done
-  run systemctl enable "${INSTALL_UNITS[0]}"
 }
 
 main() {

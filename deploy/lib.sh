@@ -14,8 +14,10 @@ DRY_RUN=0
   DEFAULT_USER=spit
   UNIT_NAME=spit-cabinet.service
   UNIT_PATH=/etc/systemd/system/$UNIT_NAME
-  # The path unit (enabled) that starts the service installing a release the cabinet staged.
-  INSTALL_UNITS=(spit-cabinet-install.path spit-cabinet-install.service)
+  # The path units (enabled) and their services, as root: one installs a release the
+  # cabinet staged, the other ends a new version's trial once it has drawn its first frame.
+  INSTALL_UNITS=(spit-cabinet-install.path spit-cabinet-install.service
+    spit-cabinet-started.path spit-cabinet-started.service)
   ENV_FILE=/etc/default/spit-cabinet
   # The pip extras the cabinet runs with: mpremote to flash the light board. lgpio, for the
   # buttons, comes from Raspberry Pi OS (python3-lgpio): see ensure_lgpio.
@@ -248,6 +250,9 @@ fetch_wheels() {
   fi
   say "+ move the new wheels into $wheels"
   if [[ $DRY_RUN -eq 0 ]]; then
+    # On the disk before they get their names there: a wheel kept under its name is
+    # taken as it is by every later update, so a power cut must not leave one empty.
+    flush "$tmp"
     local wheel
     for wheel in "$out"/*.whl "$tmp/deps"/*.whl; do
       [[ -f $wheel ]] && mv -f "$wheel" "$wheels/"

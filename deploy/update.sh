@@ -57,6 +57,8 @@ Run by the unit before each start (ExecStartPre), and by hand:
                      drawn its first frame; roll back a new version that failed to start
                      $MAX_FAILED_STARTS times in a row
   --boot-ok          say by hand that the new version started: it is no longer on trial
+  --started          end the trial of the version the started file names, once it has drawn
+                     its first frame (spit-cabinet-started.service runs this)
 EOF
 }
 
@@ -173,6 +175,7 @@ main() {
       --rollback) action=rollback && shift ;;
       --boot-check) action=boot-check && shift ;;
       --boot-ok) action=boot-ok && shift ;;
+      --started) action=started && shift ;;
       --no-pull) pull=0 && shift ;;
       --flash-firmware) flash=1 && shift ;;
       --without-lgpio) lgpio=0 && shift ;;
@@ -197,6 +200,10 @@ main() {
       ;;
     boot-ok)
       boot_ok "$install_dir"
+      return 0
+      ;;
+    started)
+      end_trial "$install_dir"
       return 0
       ;;
   esac

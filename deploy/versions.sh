@@ -140,7 +140,7 @@ boot_check() {
   [[ -f $dir/trial ]] || return 0
   read -r trial_id failed <"$dir/trial" || true
   [[ $trial_id == "$current" ]] || return 0
-  if [[ -f $STARTED_FILE ]] && [[ $(<"$STARTED_FILE") == "$current" ]]; then
+  if drew_first_frame "$current"; then
     run rm -f "$dir/trial"  # it drew its first frame last time: it started
     return 0
   fi
@@ -149,6 +149,26 @@ boot_check() {
     return 0
   fi
   printf '%s %s\n' "$current" "$((${failed:-0} + 1))" | write_file "$dir/trial" 0644 >/dev/null
+}
+
+# True when the cabinet said version ID drew its first frame (STARTED_FILE names it).
+drew_first_frame() {
+  [[ -f $STARTED_FILE ]] && [[ $(<"$STARTED_FILE") == "$1" ]]
+}
+
+# The cabinet has just drawn its first frame (spit-cabinet-started.service, started as it
+# writes STARTED_FILE): a version on trial that the file names has started, and its trial
+# ends now, on the disk. The boot check would end it at the unit's next start, but STARTED_FILE
+# is in /run: after three power cuts with no restart between them, a version that started
+# every time would be rolled back.
+end_trial() {
+  local dir=$1 trial_id rest
+  [[ -f $dir/trial ]] || return 0
+  read -r trial_id rest <"$dir/trial" || true
+  if [[ $trial_id == "$(link_id "$dir" current)" ]] && drew_first_frame "$trial_id"; then
+    run rm -f "$dir/trial"
+    flush "$dir"
+  fi
 }
 
 # The new version started (an operator says so by hand; the boot check sees it by itself

@@ -235,6 +235,11 @@ def record(run: Path, pull: Pull) -> bool:
         f"during: {pull.during!r}; attract {pull.attract_s} s later",
         file=sys.stderr,
     )
+    if not ok:  # which checks, and what the card ran and the fleet saw after it
+        failed = [name for name, passed in pull.checks.items() if not passed]
+        print(f"     failed: {'; '.join(failed)}; runs {pull.version!r}"
+              f"{f'; the release: {pull.release}' if pull.release else ''}",
+              file=sys.stderr)  # fmt: skip
     return ok
 
 
@@ -318,6 +323,14 @@ PHASES = {
 """Each phase of a release: how the guest shows it under way, and the pull's span in it."""
 
 
+RELEASE_STATE = (
+    "ls -l --time-style=+%T /var/lib/spit-cabinet/releases; "
+    "tail -n 5 /var/lib/spit-cabinet/releases/install.log; "
+    "journalctl -q -o cat -u spit-cabinet -u spit-cabinet-install -g 'update|install' | tail -n 12"
+)
+"""What the card shows of a release that did not go as it should."""
+
+
 def await_phase(card: Card, phase: str, timeout_s: float = 600) -> float:
     """Wait until the card is in ``phase`` of a release; seconds waited."""
     started = time.monotonic()
@@ -363,6 +376,8 @@ def release(args: argparse.Namespace, rng: random.Random) -> bool:
             pull.release = done
             pull.checks["finishes the release by itself"] = done["state"] == "installed"
             pull.checks["runs the release after it"] = card.books("look").get("version") == new
+            if not all(pull.checks.values()):  # the card's side of it, for the report
+                pull.error = card.ask(RELEASE_STATE)[1][-2000:]
             old = new
 
         ok &= guarded(args.run, args.first + i, f"release {phase}", at, body)

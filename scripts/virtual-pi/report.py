@@ -71,7 +71,12 @@ def main() -> int:
     for name, ok in checks.items():
         print(f"{'ok  ' if ok else 'FAIL'} {name}")
     print(json.dumps({k: v for k, v in report.items() if k != "checks"}))
-    return 0 if all(checks.values()) else 1
+    # Last, after the figures: what failed, where a log cut to its tail still shows it.
+    failed = [name for name, ok in checks.items() if not ok]
+    print(f"{len(checks) - len(failed)} of {len(checks)} checks passed")
+    for name in failed:
+        print(f"FAIL {name}")
+    return 0 if not failed else 1
 
 
 def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
@@ -83,7 +88,7 @@ def verdict(run: Path, versions: list[str]) -> dict[str, Any]:
     )
     report: dict[str, Any] = {"seconds": {k: float(v) for k, v in timings.items()}}
     checks: Checks = {}
-    parts = (
+    parts: tuple[tuple[str, tuple[Any, Checks]], ...] = (
         ("play", check_play(run)),
         ("screen", check_screen(run)),
         ("display", check_display(run)),

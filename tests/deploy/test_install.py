@@ -136,6 +136,14 @@ def test_dry_run_installs_and_enables_the_unit(dry_run: tuple[str, str, Path]) -
     cmds = commands(out)
     disable = cmds.index("systemctl disable getty@tty1.service")
     assert cmds.index("systemctl enable spit-cabinet.service") > disable
+    # The path units that start root's services: a staged release's install, and the end
+    # of a new version's trial at its first frame.
+    enabled = [c.removeprefix("systemctl enable ") for c in cmds if c.startswith("systemctl en")]
+    assert enabled == [
+        "spit-cabinet.service", "spit-cabinet-install.path", "spit-cabinet-started.path"
+    ]  # fmt: skip
+    for unit in ("install.service", "started.service"):
+        assert f"would write /etc/systemd/system/spit-cabinet-{unit} (mode 0644):" in out
 
 
 def test_dry_run_shows_the_quiet_boot_command_line(dry_run: tuple[str, str, Path]) -> None:

@@ -186,16 +186,25 @@ def test_it_starts_at_boot_and_stops_cleanly() -> None:
     assert one("Service", "EnvironmentFile") == "-/etc/default/spit-cabinet"
 
 
+ROOT_UNITS = (
+    "spit-cabinet-install.path",
+    "spit-cabinet-install.service",
+    "spit-cabinet-started.path",
+    "spit-cabinet-started.service",
+)
+
+
 def test_systemd_analyze_verifies_the_install_units(tmp_path: Path) -> None:
-    """The path unit and the service that install a staged release as root (rendered for
-    another install and data directory, as install.sh does)."""
+    """The path units and the services they start as root, which install a staged release
+    and end a new version's trial (rendered for another install and data directory, as
+    install.sh does)."""
     from tests.deploy.conftest import DEPLOY, INSTALL, bash
 
     install_dir, data_dir = tmp_path / "opt", tmp_path / "data"
     with_executable(install_dir)
     folder = tmp_path / "units"
     folder.mkdir()
-    for name in ("spit-cabinet-install.path", "spit-cabinet-install.service"):
+    for name in ROOT_UNITS:
         done = bash(INSTALL, 'render_unit "$@"', str(DEPLOY / name), str(install_dir),
                     str(data_dir), "spit")  # fmt: skip
         assert done.returncode == 0, done.stderr
@@ -207,11 +216,15 @@ def test_systemd_analyze_verifies_the_install_units(tmp_path: Path) -> None:
     assert (
         f"{install_dir}/bin/update.sh --install-dir {install_dir} --data-dir {data_dir}" in service
     )
+    started = parse_unit((folder / "spit-cabinet-started.path").read_text(encoding="utf-8"))
+    assert values(started, "Path", "PathChanged") == ["/run/spit-cabinet/started"]
+    started = parse_unit((folder / "spit-cabinet-started.service").read_text(encoding="utf-8"))
+    assert values(started, "Service", "ExecStart") == [
+        f"{install_dir}/bin/update.sh --started --install-dir {install_dir}"
+    ]
     tool = require_tool("systemd-analyze", "sudo apt-get install systemd (README, Prerequisites)")
     done = run([tool, "verify", "--man=no", *sorted(folder.iterdir())])
-    ours = [
-        line for line in (done.stdout + done.stderr).splitlines() if "spit-cabinet-install" in line
-    ]
+    ours = [line for line in (done.stdout + done.stderr).splitlines() if "spit-cabinet-" in line]
     assert done.returncode == 0 and ours == [], done.stdout + done.stderr
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -67,16 +68,22 @@ def test_a_new_version_that_fails_to_start_three_times_goes_back(tmp_path: Path)
     assert "3 times in a row" in line
 
 
-def test_a_version_that_drew_its_first_frame_leaves_its_trial(tmp_path: Path) -> None:
-    """The cabinet writes the version it runs to the started file after its first frame;
-    the next boot check sees it and ends the trial, so later crashes never roll back."""
+def on_trial(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    """Version "new" just installed, on trial, "old" before it: the install directory, the
+    started file (not written yet) and the environment that names it."""
     root = fake_install(tmp_path / "opt", "old", "new")
     link(root, "current", "new")
     link(root, "previous", "old")
     (root / "trial").write_text("new 0\n", encoding="utf-8")
     started = tmp_path / "run" / "started"
     started.parent.mkdir()
-    env = {"SPIT_CABINET_STARTED_FILE": str(started)}
+    return root, started, {"SPIT_CABINET_STARTED_FILE": str(started)}
+
+
+def test_a_version_that_drew_its_first_frame_leaves_its_trial(tmp_path: Path) -> None:
+    """The cabinet writes the version it runs to the started file after its first frame;
+    the next boot check sees it and ends the trial, so later crashes never roll back."""
+    root, started, env = on_trial(tmp_path)
     assert boot_check(root, env).returncode == 0  # the first start, never drew a frame
     assert (root / "trial").read_text(encoding="utf-8") == "new 1\n"
     started.write_text("old", encoding="utf-8")  # another version's note counts for nothing
@@ -95,9 +102,44 @@ def test_a_version_that_drew_its_first_frame_leaves_its_trial(tmp_path: Path) ->
     assert not (root / "trial").exists()
 
 
-def boot_check(root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def test_a_version_that_started_is_not_rolled_back_by_power_cuts(tmp_path: Path) -> None:
+    """The started file is in /run, gone with each power cut: the trial ends on the disk as
+    the first frame is drawn (--started, from spit-cabinet-started.path), so boots cut
+    short, however many, never count a start that succeeded."""
+    root, started, env = on_trial(tmp_path)
+    started.write_text("old", encoding="utf-8")  # another version's note ends nothing
+    assert boot_check(root, env, "--started").returncode == 0
+    assert (root / "trial").read_text(encoding="utf-8") == "new 0\n"
+    for _ in range(MAX_FAILED_STARTS + 2):  # boots, each cut after its first frame
+        started.unlink(missing_ok=True)  # a new boot: /run is empty
+        assert boot_check(root, env).returncode == 0
+        started.write_text("new", encoding="utf-8")  # the cabinet drew its first frame
+        done = boot_check(root, env, "--started")
+        assert done.returncode == 0, done.stderr
+        assert not (root / "trial").exists()
+    assert target(root, "current") == "new"
+    assert not (root / "rollbacks.log").exists()
+    # Without --started, the same boots roll back a version that started each time: the
+    # hazard this guards against.
+    (root / "trial").write_text("new 0\n", encoding="utf-8")
+    for _ in range(MAX_FAILED_STARTS + 2):
+        started.unlink(missing_ok=True)
+        assert boot_check(root, env).returncode == 0
+        started.write_text("new", encoding="utf-8")
+    assert target(root, "current") == "old"
+
+
+_MAX = re.search(r"^MAX_FAILED_STARTS=(\d+)$", (DEPLOY / "versions.sh").read_text(), re.M)
+assert _MAX is not None
+MAX_FAILED_STARTS = int(_MAX[1])
+"""deploy/versions.sh's: how many failed starts in a row roll a new version back."""
+
+
+def boot_check(
+    root: Path, env: dict[str, str], action: str = "--boot-check"
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["bash", str(UPDATE), "--install-dir", str(root), "--boot-check"],
+        ["bash", str(UPDATE), "--install-dir", str(root), action],
         capture_output=True,
         text=True,
         timeout=60,

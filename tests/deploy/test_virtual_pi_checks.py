@@ -191,6 +191,12 @@ def test_an_update_that_does_not_run_the_next_version_fails(tmp_path: Path) -> N
     )  # fmt: skip
     assert done.returncode == 1
     assert "FAIL update: 0.1.0.post1 runs" in done.stdout
+    # Said again last, after the figures' long line: a log cut to its tail still shows it.
+    total = len(json.loads((run / "report.json").read_text(encoding="utf-8"))["checks"])
+    assert done.stdout.splitlines()[-2:] == [
+        f"{total - 1} of {total} checks passed",
+        "FAIL update: 0.1.0.post1 runs",
+    ]
 
 
 def test_no_report_from_the_presser_fails(tmp_path: Path) -> None:

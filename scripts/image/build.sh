@@ -108,10 +108,16 @@ chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-noda
   systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1
 # Not needed on a cabinet, or not on a read-only root: masked so they never start.
 # getty-static: logins on tty2-tty6 when there is no logind (there is none): a cabinet has
-# no console logins.
+# no console logins. binfmt: python3.13 registers .pyc files as programs, and systemd
+# loads binfmt_misc and mounts it for that before sysinit.target, on the cabinet's path
+# (docs/image.md, "Boot"); the kernel's debug, tracing, FUSE and huge page file systems
+# serve nobody here. (configfs stays: gpio-sim, the virtual Pi's buttons, is made there.)
 chroot "$root" systemctl mask getty@tty1.service getty-static.service e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
-  systemd-networkd-wait-online.service >/dev/null 2>&1
+  systemd-networkd-wait-online.service \
+  systemd-binfmt.service proc-sys-fs-binfmt_misc.automount proc-sys-fs-binfmt_misc.mount \
+  sys-kernel-debug.mount sys-kernel-tracing.mount sys-fs-fuse-connections.mount \
+  dev-hugepages.mount >/dev/null 2>&1
 echo spit-cabinet >"$root/etc/hostname"
 : >"$root/etc/machine-id"
 
@@ -146,6 +152,9 @@ for dir in etc var; do
   printf 'TIMESTAMP_NSEC=%s000000000\n' "$SOURCE_DATE_EPOCH" >"$root/$dir/.updated"
 done
 umount -l "$root/proc" "$root/sys" "$root/dev"
+# The .pyc files loaded without reading their sources: on this read-only root a source
+# never changes (scripts/image/pyc_unchecked.py says why).
+say "the root's .pyc files unchecked: $("$PYTHON" "$HERE/pyc_unchecked.py" "$root")"
 # Every file made here is stamped with SOURCE_DATE_EPOCH (the tarball's were already).
 find "$root" "$bootfiles" -newermt "@$SOURCE_DATE_EPOCH" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 

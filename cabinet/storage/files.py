@@ -10,6 +10,8 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cabinet.storage.durable import sync_dir
+
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
@@ -62,11 +64,7 @@ def copy_aside(conn: sqlite3.Connection, path: Path, at: datetime) -> Path:
             conn.backup(copy)
         finally:
             copy.close()
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)  # the copy's name, too
-        finally:
-            os.close(directory)
+        sync_dir(path.parent)  # the copy's name, too
     except (OSError, sqlite3.Error) as exc:
         for suffix in ("", "-journal", "-wal", "-shm"):
             with contextlib.suppress(OSError):

@@ -5,7 +5,9 @@ server with any other certificate, a man in the middle among them, is refused be
 byte is read. A file the cabinet already has (in its install's wheelhouse) is not downloaded again;
 a file that was cut off part way is kept (``.part``) and resumed with a ``Range``
 request; a server that ignores the range sends it whole again. Only a file with the
-length and hash the signed metadata gives is kept.
+length and hash the signed metadata gives is kept; a resumed file that has neither is
+thrown away and tried once more whole (the part, not the release, may be what a power cut
+damaged).
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ def resumable(
             return
         parts.mkdir(parents=True, exist_ok=True)
         part = parts / f"{info.hashes['sha256']}.part"
+        resumed = part.exists() and part.stat().st_size > 0
         try:
             fetcher.resume(url, part, info.length, pace)
         except (OSError, http.client.HTTPException) as exc:
@@ -120,7 +123,13 @@ def resumable(
                 info.verify_length_and_hashes(handle)
             except exceptions.LengthOrHashMismatchError:
                 part.unlink()  # a bad part is never resumed
-                raise
+                if not resumed:
+                    raise
+                # What an earlier try kept was damaged (a power cut), not the release:
+                # the next try downloads it whole, and only then is a mismatch a refusal.
+                raise exceptions.DownloadError(
+                    "the part kept from an earlier try was damaged; the next try downloads it whole"
+                ) from None
         shutil.move(part, dest)  # the parts may be on another file system
 
     return download

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from cabinet.storage.durable import sync_dir, sync_tree
 from cabinet.updates.verify import Verified
 from fleet.release_manifest import NAME
 
@@ -21,10 +22,16 @@ def _version(path: Path) -> int:
     return int(json.loads(path.read_text(encoding="utf-8"))["signed"]["version"])
 
 
-def stage(trusted: Path, verified: Verified, staged: Path) -> Path:
+def stage(
+    trusted: Path,
+    verified: Verified,
+    staged: Path,
+    sync: Callable[[Path], None] = sync_tree,
+) -> Path:
     """Make ``staged`` a release of the metadata in ``trusted`` (TUF's client's, as it
     verified ``verified``) and ``verified``'s files; replaces what was staged before in
-    one rename. Returns ``staged``."""
+    one rename, once the new copy is on the disk (``sync``): a power cut leaves the old
+    release staged or the new one, whole. Returns ``staged``."""
     new = staged.with_name(staged.name + ".new")
     shutil.rmtree(new, ignore_errors=True)
     (new / "metadata").mkdir(parents=True)
@@ -39,11 +46,13 @@ def stage(trusted: Path, verified: Verified, staged: Path) -> Path:
     for name in [*verified.manifest.wheels, NAME]:
         digest = targets["targets"][name]["hashes"]["sha256"]
         shutil.copyfile(verified.wheels / name, new / "targets" / f"{digest}.{name}")
+    sync(new)
     old = staged.with_name(staged.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if staged.exists():
         staged.rename(old)
     new.rename(staged)
+    sync_dir(staged.parent)  # the name "staged" itself, before the cabinet says so
     shutil.rmtree(old, ignore_errors=True)
     return staged
 

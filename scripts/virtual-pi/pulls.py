@@ -293,6 +293,7 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
 
         def body(pull: Pull, booting: bool = booting, at: float = at) -> None:
             card.attract(time.monotonic())
+            ran = str(card.books("look").get("version", ""))
             if booting:
                 pull.books_before = card.books()
                 card.pull()
@@ -307,6 +308,8 @@ def attract(args: argparse.Namespace, rng: random.Random) -> bool:
                 pull.pulled_after_s = round(time.monotonic() - coins_from, 1)
             pull.during = card.pull()
             after_pull(card, pull, time.monotonic(), pull.books_before)
+            # A version that started is never rolled back by cuts, however many in a row.
+            pull.checks["runs the version it ran before (no rollback)"] = pull.version == ran
 
         kind = "booting" if booting else "attract, coins going in"
         ok &= guarded(args.run, args.first + i, kind, at, body)

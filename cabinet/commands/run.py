@@ -77,7 +77,7 @@ from cabinet.storage.setting_table import (
 )
 from cabinet.storage.settings import Settings
 from cabinet.storage.store import CabinetStore
-from cabinet.table.process import leave_table_core, table_core
+from cabinet.table.process import leave_table_core
 from cabinet.table.remote import RemoteTable
 from wiring.errors import WiringError
 
@@ -204,15 +204,7 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         button_pins(args.wiring)  # the table opens them; a bad map is said here, once
     except WiringError as exc:
         raise _Stop(str(exc)) from None
-    # The table first: its Python starts and imports while this process opens the screen
-    # and the sound, on other cores (at boot, the cabinet's first frame waits for both).
-    port = board_port(args.lights or stored.get(LED_PORT))
-    table = RemoteTable(table_args(args, backend_name, port, data, table_core())).start()
-    cleanup.callback(table.stop)
     screen, mode = _open_display(args, stored, platform, cleanup)
-    # Off the table's core from here on: the display's own threads started so far (the
-    # GL driver's) keep every core.
-    leave_table_core()
     edges = EdgeQueue()
     backend = _keyboard_backend(backend_name, edges, platform, stored)
     from cabinet.sound import SoundBoard
@@ -222,6 +214,8 @@ def _run(args: argparse.Namespace, cleanup: contextlib.ExitStack) -> int:
         volume_percent=settings.volume_percent, attract_sound=settings.attract_sound
     )
     cleanup.callback(sounds.close)
+    port = board_port(args.lights or stored.get(LED_PORT))
+    table = RemoteTable(table_args(args, backend_name, port, data, leave_table_core()))
 
     def pump_input() -> None:
         if backend is not None:

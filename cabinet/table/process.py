@@ -125,10 +125,10 @@ def take_core(core: int | None = None) -> int | None:
 
 
 def leave_table_core() -> int | None:
-    """For the display process: keep off the table's core (a Pi 4 or 5 has four cores:
-    the display keeps three). Returns that core. The table is started before this, with
-    :func:`table_core` as its ``--core``: a process started after this would inherit the
-    display's narrower affinity, and could not find its core from its own."""
+    """For the display process, before it starts the table: keep off the table's core (a
+    Pi 4 or 5 has four cores: the display keeps three). Returns that core, for the table's
+    ``--core``: a process started after this inherits the display's narrower affinity, so
+    the table cannot find its core from its own."""
     core = table_core()
     if core is not None:
         with contextlib.suppress(OSError):

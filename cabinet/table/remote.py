@@ -94,10 +94,6 @@ class RemoteTable:
     # -- the process ---------------------------------------------------------------------
 
     def start(self) -> RemoteTable:
-        """Start the table process, once: a table already started is left as it is (the
-        cabinet starts it before it opens the screen; :meth:`revive` starts a new one)."""
-        if self.process is not None:
-            return self
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         fd = theirs.fileno()
         env = dict(os.environ)

@@ -162,13 +162,10 @@ drew_first_frame() {
 # is in /run: after three power cuts with no restart between them, a version that started
 # every time would be rolled back.
 end_trial() {
-  local dir=$1 trial_id rest
-  [[ -f $dir/trial ]] || return 0
-  read -r trial_id rest <"$dir/trial" || true
-  if [[ $trial_id == "$(link_id "$dir" current)" ]] && drew_first_frame "$trial_id"; then
-    run rm -f "$dir/trial"
-    flush "$dir"
-  fi
+  local dir=$1
+  drew_first_frame "$(link_id "$dir" current)" || return 0
+  boot_ok "$dir"
+  flush "$dir"
 }
 
 # The new version started (an operator says so by hand; the boot check sees it by itself

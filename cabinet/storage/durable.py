@@ -9,13 +9,17 @@ import os
 from pathlib import Path
 
 
-def sync_dir(path: Path) -> None:
-    """The names in folder ``path`` (files made, renamed or removed there) on the disk."""
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+def _fsync(path: str | Path, flags: int = os.O_RDONLY) -> None:
+    fd = os.open(path, flags)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def sync_dir(path: Path) -> None:
+    """The names in folder ``path`` (files made, renamed or removed there) on the disk."""
+    _fsync(path, os.O_RDONLY | os.O_DIRECTORY)
 
 
 def sync_tree(root: Path) -> None:
@@ -23,9 +27,5 @@ def sync_tree(root: Path) -> None:
     disk: call it before the rename that makes ``root`` count."""
     for folder, _, files in os.walk(root, topdown=False):
         for name in files:
-            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _fsync(os.path.join(folder, name))
         sync_dir(Path(folder))

@@ -106,6 +106,20 @@ install -m 0644 "$files/20-wired.network" "$root/etc/systemd/network/"
 ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-nodata.service \
   systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1
+# The network and the login manager start after the cabinet's first frame. (resolved and
+# timesyncd cannot: they are ordered before sysinit.target, and are quick.)
+for unit in systemd-networkd.service systemd-logind.service; do
+  install -D -m 0644 "$files/after-the-cabinet.conf" \
+    "$root/etc/systemd/system/$unit.d/after-the-cabinet.conf"
+done
+# systemd runs its generators before it starts anything; those for what a cabinet has not
+# (GPT auto-discovery on an MBR card, hibernation, TPMs, SysV and rc.local scripts,
+# offline updates, SSH over vsock) are turned off. fstab, getty, debug (the kernel
+# command line's systemd.mask= and credentials) and run stay.
+mkdir -p "$root/etc/systemd/system-generators"
+for generator in gpt-auto hibernate-resume rc-local ssh system-update sysv tpm2; do
+  ln -sfn /dev/null "$root/etc/systemd/system-generators/systemd-$generator-generator"
+done
 # Not needed on a cabinet, or not on a read-only root: masked so they never start.
 # getty-static: logins on tty2-tty6 when there is no logind (there is none): a cabinet has
 # no console logins. binfmt: python3.13 registers .pyc files as programs, and systemd

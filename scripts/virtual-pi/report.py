@@ -301,13 +301,34 @@ def check_pulls(run: Path) -> tuple[dict[str, Any], Checks]:
 
 
 def check_boot(run: Path) -> tuple[dict[str, Any], Checks]:
-    """systemd's figures for the card's boot after the clean reboot."""
+    """systemd's figures for the card's boot after the clean reboot: its cabinet's chain,
+    no ordering cycle systemd had to break (it would drop a unit to break one), and the
+    network started only once the cabinet was ready (docs/image.md, "Boot")."""
     time_line = (run / "boot-time.txt").read_text(encoding="utf-8").strip()
     chain = (run / "critical-chain.txt").read_text(encoding="utf-8")
+    journal = (run / "journal.txt").read_text(encoding="utf-8", errors="replace")
+    started = unit_times(run / "units.txt")
+    cabinet_ready = started.get("spit-cabinet.service", (0, 0))[1]
+    network_start = started.get("systemd-networkd.service", (0, 0))[0]
     return {"systemd_analyze": time_line, "critical_chain": chain.splitlines()}, {
         "boot: systemd's figures": time_line.startswith("Startup finished"),
         "boot: the cabinet's unit in the critical chain": "spit-cabinet.service" in chain,
+        "boot: no ordering cycle": "ordering cycle" not in journal,
+        "boot: the network starts after the cabinet's first frame": (
+            0 < cabinet_ready <= network_start
+        ),
     }
+
+
+def unit_times(path: Path) -> dict[str, tuple[int, int]]:
+    """boot-figures.sh's units.txt: each unit's start and ready, µs since the kernel began
+    (0 for a unit that never did)."""
+    times: dict[str, tuple[int, int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit():
+            times[fields[0]] = (int(fields[1]), int(fields[2]))
+    return times
 
 
 if __name__ == "__main__":

@@ -179,6 +179,24 @@ def test_the_data_directory_is_the_writable_and_mounted_one() -> None:
     assert one("Service", "ProtectSystem") == "strict"
 
 
+def test_the_shader_cache_outlives_a_boot_in_the_data_directory() -> None:
+    """Mesa's cache in HOME would be in /run, lost at every boot (docs/install-pi.md)."""
+    env = environment(ENTRIES)
+    data = env["SPIT_CABINET_DATA"]
+    cache = Path(env["MESA_SHADER_CACHE_DIR"])
+    assert cache.is_relative_to(data) and cache != Path(data)
+    assert not cache.is_relative_to(env["HOME"])
+    assert env["MESA_SHADER_CACHE_MAX_SIZE"].endswith("M")
+
+
+def test_it_waits_only_for_what_owns_the_screen_and_the_sound() -> None:
+    """Ordered after the console's login prompt and the boot splash (both let go of the
+    screen) and the sound cards, nothing else: not after the unit that allows logins, as
+    a getty is (that wait was on its path at every boot)."""
+    after = " ".join(values(ENTRIES, "Unit", "After")).split()
+    assert set(after) == {"getty@tty1.service", "plymouth-quit-wait.service", "sound.target"}
+
+
 def test_it_starts_at_boot_and_stops_cleanly() -> None:
     assert one("Install", "WantedBy") == "multi-user.target"
     assert one("Service", "KillSignal") == "SIGINT"

@@ -244,3 +244,41 @@ def test_the_presser_rebuilds_the_moment_it_stopped_at(
     assert presser.match.game.spit_due_ns is None
     # Each press went out on its own line, pulled down and up again.
     assert (lines / "sim_gpio6" / "pull").read_text(encoding="ascii") == "pull-up"
+
+
+def a_boot(tmp_path: Path, network_start_us: int, journal: str = "") -> Path:
+    """boot-figures.sh's files for a card's boot: the cabinet ready at 30.5 s."""
+    (tmp_path / "boot-time.txt").write_text(
+        "Startup finished in 12.2s (kernel) + 31.1s (userspace) = 43.3s\n", encoding="utf-8"
+    )
+    (tmp_path / "critical-chain.txt").write_text(
+        "spit-cabinet.service +13.0s\n└─basic.target @17.3s\n", encoding="utf-8"
+    )
+    (tmp_path / "units.txt").write_text(
+        "sysinit.target 17300000 17300000\n"
+        "dev-disk-by\\x2dpartuuid-53504954\\x2d03.device 11400000 11400000\n"
+        "spit-cabinet.service 18300000 30500000\n"
+        f"systemd-networkd.service {network_start_us} {network_start_us + 900000}\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "journal.txt").write_text(journal, encoding="utf-8")
+    return tmp_path
+
+
+def test_the_boot_checks_want_the_network_after_the_first_frame(tmp_path: Path) -> None:
+    report = load("report")
+    _, checks = report.check_boot(a_boot(tmp_path, 30_600_000))
+    assert failed(checks) == []
+    _, checks = report.check_boot(a_boot(tmp_path, 20_000_000))
+    assert failed(checks) == ["boot: the network starts after the cabinet's first frame"]
+    _, checks = report.check_boot(a_boot(tmp_path, 0))  # never started: not after anything
+    assert failed(checks) == ["boot: the network starts after the cabinet's first frame"]
+
+
+def test_an_ordering_cycle_fails_the_boot(tmp_path: Path) -> None:
+    cycle = (
+        "[   15.1] spit-cabinet systemd[1]: systemd-networkd.service: Found ordering cycle "
+        "on spit-cabinet.service/start\n"
+    )
+    _, checks = load("report").check_boot(a_boot(tmp_path, 30_600_000, cycle))
+    assert failed(checks) == ["boot: no ordering cycle"]

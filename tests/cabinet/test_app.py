@@ -21,6 +21,7 @@ import pygame
 from cabinet.display.app import CabinetApp
 from cabinet.display.app_settings import AppSettings
 from cabinet.display.flow import FlowSettings
+from cabinet.display.frame_loop import run_frames
 from cabinet.display.games import GameSink
 from cabinet.display.lights_output import LightsOutput
 from cabinet.display.parts import CabinetParts
@@ -206,3 +207,24 @@ def test_a_table_that_refuses_to_run_is_shown_and_tried_again_less_and_less(
     finally:
         app.stop()
         store.close(clock())
+
+
+def test_the_first_frame_is_on_the_screen_before_the_card_faces_are_drawn(
+    screen: pygame.Surface,
+) -> None:
+    """A boot's first frame does not wait for all 52 faces: the frame loop draws them in
+    the time the first frame leaves, so the frames after it (and play) never do."""
+    clock = VirtualClock(T0)
+    app = make_app(screen, clock)
+    shown: list[tuple[bool, int]] = []
+    left = iter(range(3))
+
+    def after_frame(_now: int) -> None:
+        shown.append((app.renderer.cold, app.renderer.art.misses))
+        clock.advance(FRAME)
+
+    run_frames(app, lambda: next(left, None) is not None, after_frame)
+    (first_cold, first_faces), (second_cold, second_faces), third = shown
+    assert first_cold and not second_cold
+    assert first_faces < 2 * 53 < second_faces  # the warm drew every face at two sizes
+    assert third == (False, second_faces)  # and nothing was drawn twice

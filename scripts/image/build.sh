@@ -95,7 +95,7 @@ install -m 0755 "$files/spit-cabinet-data" "$files/spit-cabinet-seed" \
   "$files/spit-cabinet-firstboot" "$files/spit-cabinet-nodata" "$root/usr/local/sbin/"
 install -m 0644 "$files/spit-cabinet-data.service" "$files/spit-cabinet-seed.service" \
   "$files/spit-cabinet-firstboot.service" "$files/spit-cabinet-nodata.service" \
-  "$root/etc/systemd/system/"
+  "$files/spit-cabinet-network.service" "$root/etc/systemd/system/"
 install -D -m 0644 "$files/spit-cabinet-card.conf" \
   "$root/etc/systemd/system/spit-cabinet.service.d/card.conf"
 install -m 0644 "$files/fstab" "$root/etc/fstab"
@@ -105,9 +105,11 @@ install -D -m 0644 "$files/journald.conf" "$root/etc/systemd/journald.conf.d/spi
 install -m 0644 "$files/20-wired.network" "$root/etc/systemd/network/"
 ln -sf ../run/systemd/resolve/stub-resolv.conf "$root/etc/resolv.conf"
 chroot "$root" systemctl enable spit-cabinet-firstboot.service spit-cabinet-nodata.service \
-  systemd-networkd.service systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1
-# The network and the login manager start after the cabinet's first frame. (resolved and
-# timesyncd cannot: they are ordered before sysinit.target, and are quick.)
+  systemd-networkd.service spit-cabinet-network.service >/dev/null 2>&1
+# The network and the login manager start after the cabinet's first frame: networkd and
+# logind ordered after it, resolved and timesyncd (ordered before sysinit.target, which
+# the cabinet comes after) not enabled, but started by spit-cabinet-network.service.
+chroot "$root" systemctl disable systemd-resolved.service systemd-timesyncd.service >/dev/null 2>&1
 for unit in systemd-networkd.service systemd-logind.service; do
   install -D -m 0644 "$files/after-the-cabinet.conf" \
     "$root/etc/systemd/system/$unit.d/after-the-cabinet.conf"
@@ -126,12 +128,15 @@ done
 # loads binfmt_misc and mounts it for that before sysinit.target, on the cabinet's path
 # (docs/image.md, "Boot"); the kernel's debug, tracing, FUSE and huge page file systems
 # serve nobody here. (configfs stays: gpio-sim, the virtual Pi's buttons, is made there.)
+# systemd-network-generator makes network units from an ip= on the kernel's command line,
+# which the card has not, and udevd waited for it; a Pi has no EFI, so no efi_pstore.
 chroot "$root" systemctl mask getty@tty1.service getty-static.service e2scrub_all.timer e2scrub_reap.service \
   fstrim.timer apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer \
   systemd-networkd-wait-online.service \
   systemd-binfmt.service proc-sys-fs-binfmt_misc.automount proc-sys-fs-binfmt_misc.mount \
   sys-kernel-debug.mount sys-kernel-tracing.mount sys-fs-fuse-connections.mount \
-  dev-hugepages.mount >/dev/null 2>&1
+  dev-hugepages.mount systemd-network-generator.service modprobe@efi_pstore.service \
+  >/dev/null 2>&1
 echo spit-cabinet >"$root/etc/hostname"
 : >"$root/etc/machine-id"
 

@@ -29,7 +29,7 @@ units="sysinit.target basic.target local-fs.target systemd-udev-trigger.service"
 units+=" 'dev-disk-by\\x2dpartuuid-53504954\\x2d03.device' spit-cabinet-data.service"
 units+=" data.mount spit-cabinet-seed.service"
 units+=" 'opt-spit\\x2dcabinet.mount' 'var-lib-spit\\x2dcabinet.mount' spit-cabinet.service"
-units+=" systemd-networkd.service"
+units+=" systemd-networkd.service systemd-resolved.service systemd-timesyncd.service"
 # shellcheck disable=SC2016 # expanded in the guest
 agent "for u in $units; do echo \"\$u \$(systemctl show -p InactiveExitTimestampMonotonic --value \"\$u\") \$(systemctl show -p ActiveEnterTimestampMonotonic --value \"\$u\")\"; done" \
   >"$dir/units.txt" 2>&1 || true

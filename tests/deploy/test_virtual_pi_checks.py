@@ -258,7 +258,9 @@ def a_boot(tmp_path: Path, network_start_us: int, journal: str = "") -> Path:
         "sysinit.target 17300000 17300000\n"
         "dev-disk-by\\x2dpartuuid-53504954\\x2d03.device 11400000 11400000\n"
         "spit-cabinet.service 18300000 30500000\n"
-        f"systemd-networkd.service {network_start_us} {network_start_us + 900000}\n",
+        f"systemd-networkd.service {network_start_us} {network_start_us + 900000}\n"
+        "systemd-resolved.service 31000000 31800000\n"
+        "systemd-timesyncd.service 31100000 31900000\n",
         encoding="utf-8",
     )
     (tmp_path / "journal.txt").write_text(journal, encoding="utf-8")
@@ -272,6 +274,19 @@ def test_the_boot_checks_want_the_network_after_the_first_frame(tmp_path: Path) 
     _, checks = report.check_boot(a_boot(tmp_path, 20_000_000))
     assert failed(checks) == ["boot: the network starts after the cabinet's first frame"]
     _, checks = report.check_boot(a_boot(tmp_path, 0))  # never started: not after anything
+    assert failed(checks) == ["boot: the network starts after the cabinet's first frame"]
+
+
+def test_the_names_and_the_time_count_as_the_network(tmp_path: Path) -> None:
+    """resolved and timesyncd start after the first frame too: one started early fails."""
+    run = a_boot(tmp_path, 30_600_000)
+    units = run / "units.txt"
+    units.write_text(
+        units.read_text(encoding="utf-8").replace("systemd-timesyncd.service 31100000",
+                                                  "systemd-timesyncd.service 19000000"),
+        encoding="utf-8",
+    )  # fmt: skip
+    _, checks = load("report").check_boot(run)
     assert failed(checks) == ["boot: the network starts after the cabinet's first frame"]
 
 

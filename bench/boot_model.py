@@ -1,7 +1,8 @@
 """A Raspberry Pi 4's boot, kernel to the cabinet's first attract frame, modelled from the
 virtual Pi's boot of the flashed card (issue 33; bench/README.md, "The flashed card").
 
-    python bench/boot_model.py RUN        (RUN: a card run of scripts/virtual-pi/run.sh)
+    python bench/boot_model.py RUN [RUN …] [--rounds 5]
+        (RUN: a card run of scripts/virtual-pi/run.sh, or bench/card_boot.sh's folder)
     python bench/boot_model.py --guest    (the CPU work timed in the guest; run.sh runs it)
 
 The virtual Pi is QEMU's TCG: every arm64 instruction translated on this x86 host. Its
@@ -12,6 +13,13 @@ boot is scaled to a Pi 4 by F, how much slower the guest is than a Pi 4, found t
   benchmark (``7zz b -mmt1`` here, Debian's 7zip; PI4_7ZIP_MIPS, cited there);
 - **by n-body**: the guest's time at the Benchmarks Game's n-body in Python against a Pi
   4's (PI4_NBODY_S, cited there), scaled to the same number of steps.
+
+This host's two figures drift from minute to minute, and not together (7-Zip's more): they
+are timed in ``--rounds`` turns, loop then 7-Zip, and the turn whose product (the one
+figure F depends on) is the median is taken. With several RUNs (cards booted one after the
+other, to compare them), the host is timed once for all, and ``common`` scales every
+card by the same F, the mean of theirs: their guests' loops differ only by the host's
+drift between the boots, and one F keeps that drift from reading as a difference.
 
 The CPU part of the boot on a Pi 4 is (TCG seconds) / F. The card's reads are added on
 top, not overlapped (a pessimistic bound): the bytes the guest read from the card until
@@ -133,6 +141,33 @@ def sevenzip_mips() -> float:
     return float(found[1])
 
 
+def host_rounds(rounds: int) -> list[tuple[float, float]]:
+    """This host's (loop seconds, 7-Zip MIPS), ``rounds`` times, in turns."""
+    return [(loop_s(), sevenzip_mips()) for _ in range(rounds)]
+
+
+def median_round(timed: list[tuple[float, float]]) -> tuple[float, float]:
+    """The turn whose loop seconds × MIPS is the median (the lower one of an even count):
+    F is the guest's loop × a Pi 4's MIPS over that product."""
+    ranked = sorted(timed, key=lambda pair: pair[0] * pair[1])
+    return ranked[(len(ranked) - 1) // 2]
+
+
+def common(models: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Every card scaled by one F (by 7-Zip), the mean of theirs: CPU seconds on a Pi 4,
+    and with the card's reads added."""
+    factors = [m["pi4_model_s"]["by_7zip"]["F_guest_slower_than_pi4"] for m in models.values()]
+    f = sum(factors) / len(factors)
+    out: dict[str, Any] = {"F_guest_slower_than_pi4": round(f, 2), "cards": {}}
+    for name, m in models.items():
+        cpu_s = (m["tcg"]["kernel_to_first_frame_s"] - m["tcg"]["test_kit_on_the_chain_s"]) / f
+        out["cards"][name] = {
+            "cpu": round(cpu_s, 2),
+            "kernel_to_first_frame": round(cpu_s + m["card_reads_s"]["sequential"], 2),
+        }
+    return out
+
+
 def guest() -> dict[str, float]:
     """The CPU work, as the guest times it."""
     return {"loop_s": round(loop_s(), 4), "nbody_s": round(nbody_s(NBODY_STEPS), 4)}
@@ -192,15 +227,28 @@ def model(run: Path, host_loop_s: float, host_mips: float) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run", type=Path, nargs="?")
+    parser.add_argument("run", type=Path, nargs="*")
     parser.add_argument("--guest", action="store_true", help="time the CPU work only")
+    parser.add_argument("--rounds", type=int, default=5, help="turns at timing this host")
     args = parser.parse_args()
     if args.guest:
         print(json.dumps(guest()))
         return 0
-    if args.run is None:
+    if not args.run:
         parser.error("give a card run's folder, or --guest")
-    print(json.dumps(model(args.run, loop_s(), sevenzip_mips()), indent=2))
+    timed = host_rounds(args.rounds)
+    host_loop, host_mips = median_round(timed)
+    models = {str(run): model(run, host_loop, host_mips) for run in args.run}
+    out: dict[str, Any] = (
+        next(iter(models.values()))
+        if len(models) == 1
+        else {
+            "runs": models,
+            "common": common(models),
+        }
+    )
+    out["host_rounds"] = [{"loop_s": round(lo, 4), "7zip_mips": mips} for lo, mips in timed]
+    print(json.dumps(out, indent=2))
     return 0
 
 

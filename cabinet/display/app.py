@@ -168,6 +168,7 @@ class CabinetApp:
             font_path(),
             lights_strip=self.lights.on_screen,
             beaten_text=lambda margin: self.presenter.beaten_text(margin),
+            warm=False,  # the faces are drawn after the first frame: wait() below
         )
 
     @property
@@ -275,10 +276,10 @@ class CabinetApp:
         """Sleep until the next frame is due (``until_ns`` on the clock), or sooner when the
         table decides something, so a decided press is drawn at once instead of up to a
         frame later; but not before ``earliest_ns``. (Pumped without a thread, it just
-        returns.) A cold renderer is warmed first, in the time this frame leaves: the
-        first frame is on the screen before the card faces are drawn."""
-        if self.renderer.cold:
-            self.renderer.warm()
+        returns.) The game's renderer is warmed first if it has not been, in the time
+        this frame leaves: the first frame is on the screen before the card faces are
+        drawn."""
+        self.screen_output.warm()
         timeout_s = (until_ns - self.clock()) / 1e9
         if timeout_s > 0 and self.table.wait(timeout_s):
             early_s = (earliest_ns - self.clock()) / 1e9

@@ -78,6 +78,13 @@ class ScreenOutput:
         except BackendFailed as exc:
             self._fall_back(exc)
 
+    def warm(self) -> None:
+        """Draw ahead what the game's renderer keeps (its card faces), if it has not yet:
+        the frame loop calls this in the time a frame leaves. A backend that fails at it
+        hands over to software, as in a frame, and the new renderer is warmed instead."""
+        if not self.renderer.warmed:
+            self._drawing(lambda: self.renderer.warm())
+
     def game_frame(self, view: View, now: int) -> list[pygame.Rect]:
         """Draw ``view`` at screen clock reading ``now``; returns the repainted rectangles.
         On a backend that keeps no pixels, the menu's canvas goes with the menu."""

@@ -62,11 +62,11 @@ class Renderer:
     ``font_path`` a TTF file, or ``None`` for pygame's default font. ``lights_strip``
     reserves a strip for the on-screen lights (when no LED board is connected).
     ``beaten_text(margin_ns)`` formats the "beaten by 12.3 ms" label, translated.
-    ``warm`` asks for all 52 card faces to be drawn at once instead of on first use (about
-    0.2 s), so no frame in play pays for it (with the texture backend: uploads them). Not
-    at once: until :meth:`warm` runs the renderer is :attr:`cold`, and the frame loop warms
-    it in the spare time after its first frame is on the screen (a boot's first frame does
-    not wait for 52 faces; a face that frame shows is drawn for it, and kept).
+    ``warm`` draws all 52 card faces at once instead of on first use (about 0.2 s), so
+    no frame in play pays for it (with the texture backend: uploads them). The cabinet's
+    screen passes ``False`` and has :meth:`warm` run in the time its first frame leaves
+    (:meth:`ScreenOutput.warm <cabinet.display.screen_output.ScreenOutput.warm>`): a
+    boot's first frame does not wait for 52 faces. :attr:`warmed` says whether it ran.
     """
 
     def __init__(
@@ -125,8 +125,10 @@ class Renderer:
         self.wake_ns: int | None = None
         """When the screen next changes by itself (animation, blinking), on the caller's
         clock; ``None`` when it will not change until the view does."""
-        self.cold = self._warm
-        """The faces :meth:`warm` draws are still to be drawn."""
+        self.warmed = False
+        """Whether :meth:`warm` has drawn every face at this layout."""
+        if self._warm:
+            self.warm()
 
     def _felt_look(self, mats: bool) -> Look:
         g = self.geometry
@@ -170,7 +172,7 @@ class Renderer:
         looks.append(self._felts[True])
         self.backend.prepare(looks)
         self.art.release_fonts()  # every face is drawn: the ranks' large fonts can go
-        self.cold = False
+        self.warmed = True
 
     def _painter(self) -> Painter:
         return Painter(self.geometry, self.text, self.art, self._shapes, self._looks)

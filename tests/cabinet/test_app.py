@@ -220,11 +220,11 @@ def test_the_first_frame_is_on_the_screen_before_the_card_faces_are_drawn(
     left = iter(range(3))
 
     def after_frame(_now: int) -> None:
-        shown.append((app.renderer.cold, app.renderer.art.misses))
+        shown.append((app.renderer.warmed, app.renderer.art.misses))
         clock.advance(FRAME)
 
     run_frames(app, lambda: next(left, None) is not None, after_frame)
-    (first_cold, first_faces), (second_cold, second_faces), third = shown
-    assert first_cold and not second_cold
+    (first_warm, first_faces), (second_warm, second_faces), third = shown
+    assert not first_warm and second_warm
     assert first_faces < 2 * 53 < second_faces  # the warm drew every face at two sizes
-    assert third == (False, second_faces)  # and nothing was drawn twice
+    assert third == (True, second_faces)  # and nothing was drawn twice

@@ -102,3 +102,26 @@ def test_the_kit_counts_only_past_the_cabinets_own_mounts(
     assert boot_model.kit_on_the_chain_s(tmp_path) == pytest.approx(took)
     (tmp_path / "critical-chain-mounts.txt").write_text(MOUNTS)
     assert boot_model.kit_on_the_chain_s(tmp_path) == pytest.approx(kit_s, abs=1e-6)
+
+
+def test_the_host_turn_taken_is_the_median_of_its_product() -> None:
+    # Products 30, 20, 45, 24, 40: the median is 30, the first turn's.
+    timed = [(0.05, 600.0), (0.04, 500.0), (0.05, 900.0), (0.04, 600.0), (0.05, 800.0)]
+    assert boot_model.median_round(timed) == (0.05, 600.0)
+    assert boot_model.median_round(timed[:2]) == (0.04, 500.0)  # even: the lower
+
+
+def a_model(f: float, to_frame: float, kit: float, reads: float) -> dict[str, object]:
+    return {
+        "tcg": {"kernel_to_first_frame_s": to_frame, "test_kit_on_the_chain_s": kit},
+        "card_reads_s": {"sequential": reads},
+        "pi4_model_s": {"by_7zip": {"F_guest_slower_than_pi4": f}},
+    }
+
+
+def test_cards_compared_are_scaled_by_one_factor() -> None:
+    out = boot_model.common({"a": a_model(6.0, 46.0, 0.0, 2.0), "b": a_model(10.0, 34.0, 2.0, 1.9)})
+    # One F, the mean of 6 and 10: a is 46 / 8, b (34 - 2 of test kit) / 8.
+    assert out["F_guest_slower_than_pi4"] == 8.0
+    assert out["cards"]["a"] == {"cpu": 5.75, "kernel_to_first_frame": 7.75}
+    assert out["cards"]["b"] == {"cpu": 4.0, "kernel_to_first_frame": 5.9}

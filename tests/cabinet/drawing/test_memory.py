@@ -80,7 +80,6 @@ def test_warming_up_lets_go_of_the_ranks_fonts(make_renderer: MakeRenderer) -> N
     1–2 MB each with their glyphs): once every face is drawn, their fonts go; a face drawn
     later opens them again and is the same."""
     renderer = make_renderer((1920, 1080), Orientation.UPRIGHT, font_path=font_path(), warm=True)
-    renderer.warm()
     assert renderer.art._fonts == {}
     assert max(renderer.text._fonts, default=0) < 200
     art = renderer.art

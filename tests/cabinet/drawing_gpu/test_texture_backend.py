@@ -142,6 +142,25 @@ def test_a_texture_backend_that_fails_mid_game_hands_over_to_software(
     assert pygame.display.get_surface() is not None
 
 
+def test_a_backend_that_fails_while_warming_hands_over_to_software(
+    make_texture: MakeTexture, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The faces are drawn in the first frame's spare time: the GPU's window gone by then
+    is a failed backend like any other (one log line, software takes over, warmed), not a
+    crash of the frame loop."""
+    backend = make_texture((800, 480))
+    app, _, now = app_on(backend)
+    run(app, now, 0.1)
+    assert not app.renderer.warmed  # drawn, not yet warmed: that is the loop's wait
+    backend.gpu.window.destroy()
+    with caplog.at_level("INFO"):
+        app.wait(now[0] + FRAME_NS, now[0])
+    assert [r for r in caplog.records if "backend failed" in r.getMessage()]
+    assert app.output.kind is BackendKind.SOFTWARE and app.fallbacks == 1
+    assert app.renderer.warmed
+    assert run(app, now, 0.5) > 0
+
+
 def cabinet_log(tmp_path: Path, env: dict[str, str], *args: str) -> str:
     """``spit-cabinet run`` for a second in a child process; its log."""
     done = subprocess.run(

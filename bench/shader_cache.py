@@ -14,7 +14,9 @@ The two take turns, ``--runs`` times each, after one untimed start that writes t
 bytecode caches; median and min in seconds. SDL's offscreen driver (Mesa's llvmpipe where
 there is no GPU, whose shaders LLVM compiles), unless ``SDL_VIDEODRIVER`` says otherwise.
 
-Usage: ``python bench/shader_cache.py [--runs 7] [--size 1280x800]``.
+Usage: ``python bench/shader_cache.py [--runs 7] [--size 1280x800]``; with
+``PYTHONPATH=TREE`` the cabinet started is another copy's (e.g. an older commit's
+worktree), for a before and after.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ def first_frame_s(work: Path, cache: Path, size: str) -> float:
                 "--display-backend", "texture", "--size", size,
                 "--data-dir", str(work / "data")]  # fmt: skip
         started = time.perf_counter()
-        child = subprocess.Popen(
-            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        child = subprocess.Popen(  # not in a checkout: PYTHONPATH alone chooses the code
+            argv, env=env, cwd=work, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         try:
             if sock.recv(64) != b"READY=1":

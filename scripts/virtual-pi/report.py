@@ -21,6 +21,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# boot-figures.sh's files are read as bench/card_boot.sh's reader reads them.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from card_boot_figures import units
+
 MATCH_LEVELS = 4
 """A cell matches when no channel of its mean colour is further than this (of 255). The
 guest's GLES draws the cabinet's frame unscaled: the same pixels as a headless draw."""
@@ -315,9 +319,9 @@ def check_boot(run: Path) -> tuple[dict[str, Any], Checks]:
     time_line = (run / "boot-time.txt").read_text(encoding="utf-8").strip()
     chain = (run / "critical-chain.txt").read_text(encoding="utf-8")
     journal = (run / "journal.txt").read_text(encoding="utf-8", errors="replace")
-    started = unit_times(run / "units.txt")
-    cabinet_ready = started.get("spit-cabinet.service", (0, 0))[1]
-    network_start = min(started.get(unit, (0, 0))[0] for unit in NETWORK_UNITS)
+    listed = units((run / "units.txt").read_text(encoding="utf-8"))
+    cabinet_ready = listed.get("spit-cabinet.service", {}).get("ready_s", 0.0)
+    network_start = min(listed.get(unit, {}).get("started_s", 0.0) for unit in NETWORK_UNITS)
     return {"systemd_analyze": time_line, "critical_chain": chain.splitlines()}, {
         "boot: systemd's figures": time_line.startswith("Startup finished"),
         "boot: the cabinet's unit in the critical chain": "spit-cabinet.service" in chain,
@@ -326,17 +330,6 @@ def check_boot(run: Path) -> tuple[dict[str, Any], Checks]:
             0 < cabinet_ready <= network_start
         ),
     }
-
-
-def unit_times(path: Path) -> dict[str, tuple[int, int]]:
-    """boot-figures.sh's units.txt: each unit's start and ready, µs since the kernel began
-    (0 for a unit that never did)."""
-    times: dict[str, tuple[int, int]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        fields = line.split()
-        if len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit():
-            times[fields[0]] = (int(fields[1]), int(fields[2]))
-    return times
 
 
 if __name__ == "__main__":
